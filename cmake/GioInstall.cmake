@@ -1,0 +1,18 @@
+# cmake --install: headers (include/gio and the device library as gio/device), libgio, gio-info,
+# and a CMake package: find_package(gio) gives gio::gio.
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/device/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/device
+        FILES_MATCHING PATTERN "*.hpp")
+install(FILES ${GIO_SHIM_INCLUDE}/gio/build_config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio)
+install(TARGETS gio gio-info EXPORT gioTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(EXPORT gioTargets NAMESPACE gio:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gio)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gioConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/gioConfig.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gio)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/gioConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/gioConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/gioConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gio)

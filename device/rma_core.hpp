@@ -1,0 +1,64 @@
+// The one implementation of every RMA binding. The generated bindings (api_generated.hpp) are
+// one-liners that name the call and forward here; a new transport adds a branch in `route`.
+#pragma once
+#include <cstddef>
+
+#include "gio/device/checks.hpp"
+#include "gio/device/coop.hpp"
+#include "gio/device/transports/p2p/p2p.hpp"
+
+namespace gio::detail {
+
+// The peer entry of `pe`, after the checks. A PE with no device-reachable transport is an error
+// in every build: silently dropping data would be worse than a trap.
+GIO_DEVICE const peer_info& route(const ctx& c, int pe, const char* call, source_location loc) {
+  check_pe(c, pe, call, loc);
+  const peer_info& peer = c.h.peers[pe];
+  if (peer.heap_base == nullptr)
+    fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
+  return peer;
+}
+
+// Blocking and _nbi forms share this path: on the load/store transport a put completes locally
+// when the stores are issued and a get when its loads return, which satisfies both contracts.
+// The group synchronises at the end so that one thread's quiet/fence afterwards covers
+// every member's accesses (docs/memory-model.md, "group calls").
+template <class Coop>
+GIO_DEVICE void put(const ctx& c, void* dest, const void* source, std::size_t nelems, std::size_t elem_size,
+                    int pe, const char* call, source_location loc) {
+  check_size(c, nelems, elem_size, call, loc);
+  const std::size_t bytes = nelems * elem_size;
+  check_symmetric(c, dest, bytes, call, loc);
+  const peer_info& peer = route(c, pe, call, loc);
+  transports::p2p::put<Coop>(transports::p2p::translate(c, dest, peer), source, bytes);
+  Coop::sync();
+}
+
+template <class Coop>
+GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t nelems, std::size_t elem_size,
+                    int pe, const char* call, source_location loc) {
+  check_size(c, nelems, elem_size, call, loc);
+  const std::size_t bytes = nelems * elem_size;
+  check_symmetric(c, source, bytes, call, loc);
+  const peer_info& peer = route(c, pe, call, loc);
+  transports::p2p::get<Coop>(dest, transports::p2p::translate(c, source, peer), bytes);
+  Coop::sync();
+}
+
+template <class T>
+GIO_DEVICE void p(const ctx& c, T* dest, T value, int pe, const char* call, source_location loc) {
+  static_assert(sizeof(T) <= 8, "shmem_p moves one element of at most 8 bytes");
+  check_symmetric(c, dest, sizeof(T), call, loc);
+  const peer_info& peer = route(c, pe, call, loc);
+  transports::p2p::p(transports::p2p::translate(c, dest, peer), value);
+}
+
+template <class T>
+GIO_DEVICE T g(const ctx& c, const T* source, int pe, const char* call, source_location loc) {
+  static_assert(sizeof(T) <= 8, "shmem_g moves one element of at most 8 bytes");
+  check_symmetric(c, source, sizeof(T), call, loc);
+  const peer_info& peer = route(c, pe, call, loc);
+  return transports::p2p::g(transports::p2p::translate(c, source, peer));
+}
+
+}  // namespace gio::detail

@@ -1,0 +1,100 @@
+#include "bootstrap.hpp"
+
+#include <mpi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+namespace gio {
+
+std::optional<bootstrap::failure> bootstrap::agree(const std::string& my_failure) {
+  constexpr std::size_t cause_bytes = 512;
+  std::vector<char> mine(cause_bytes, '\0');
+  std::strncpy(mine.data(), my_failure.c_str(), cause_bytes - 1);
+  if (!my_failure.empty() && mine[0] == '\0') mine[0] = '?';
+  std::vector<char> all(cause_bytes * size());
+  allgather(mine.data(), all.data(), cause_bytes);
+  for (int pe = 0; pe < size(); ++pe) {
+    const char* cause = all.data() + cause_bytes * pe;
+    if (cause[0] != '\0') return failure{pe, std::string(cause)};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+class single_bootstrap final : public bootstrap {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  int node_rank() const override { return 0; }
+  int node_size() const override { return 1; }
+  void allgather(const void* mine, void* all, std::size_t bytes) override { std::memcpy(all, mine, bytes); }
+  void barrier() override {}
+  const char* name() const override { return "single"; }
+};
+
+// True when a launcher (mpirun/PMIx/Slurm) started this process.
+bool launched_by_mpirun() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"})
+    if (std::getenv(var) != nullptr) return true;
+  return false;
+}
+
+class mpi_bootstrap final : public bootstrap {
+ public:
+  mpi_bootstrap() {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+      if (!launched_by_mpirun())
+        throw std::runtime_error(
+            "not launched by mpirun (no OMPI_COMM_WORLD_SIZE/PMIX_RANK in the environment): start the "
+            "program with `mpirun -np <PEs> ...`, or set GIO_BOOTSTRAP=single for one PE");
+      int provided = 0;
+      if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
+        throw std::runtime_error("MPI_Init_thread failed");
+      owns_mpi_ = true;
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &world_);
+    MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_);
+    MPI_Comm_rank(world_, &rank_);
+    MPI_Comm_size(world_, &size_);
+    MPI_Comm_rank(node_, &node_rank_);
+    MPI_Comm_size(node_, &node_size_);
+  }
+  ~mpi_bootstrap() override {
+    MPI_Comm_free(&node_);
+    MPI_Comm_free(&world_);
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (owns_mpi_ && !finalized) MPI_Finalize();
+  }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  int node_rank() const override { return node_rank_; }
+  int node_size() const override { return node_size_; }
+  void allgather(const void* mine, void* all, std::size_t bytes) override {
+    MPI_Allgather(mine, static_cast<int>(bytes), MPI_BYTE, all, static_cast<int>(bytes), MPI_BYTE, world_);
+  }
+  void barrier() override { MPI_Barrier(world_); }
+  const char* name() const override { return "mpi"; }
+
+ private:
+  MPI_Comm world_ = MPI_COMM_NULL;
+  MPI_Comm node_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;
+  bool owns_mpi_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<bootstrap> make_bootstrap(const std::string& kind) {
+  if (kind == "single") return std::make_unique<single_bootstrap>();
+  if (kind == "mpi") return std::make_unique<mpi_bootstrap>();
+  throw std::runtime_error("GIO_BOOTSTRAP=\"" + kind + "\": expected mpi or single");
+}
+
+}  // namespace gio

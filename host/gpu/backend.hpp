@@ -1,0 +1,72 @@
+// Where the symmetric heap lives and how node-local peers map it: GPU memory exported through
+// CUDA/HIP IPC (gpu_backend.cpp, one source for both vendors), or POSIX shared memory in a
+// GPU-less build (shm_backend.cpp). Private to the host runtime; methods throw
+// std::runtime_error with the cause, which the runtime prefixes with the PE.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "gio/handle.hpp"
+#include "gio/platform/host_stream.hpp"
+
+namespace gio::gpu {
+
+// Opaque bytes that let a node-local peer map this PE's heap (an IPC handle or a shm name).
+struct heap_export {
+  char bytes[128];
+};
+
+struct device_info {
+  int ordinal = -1;
+  std::string name;
+  std::string pci_bus_id;  // "0000:18:00.0", empty without a GPU
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+};
+
+class backend {
+ public:
+  virtual ~backend() = default;
+  virtual const char* name() const = 0;
+
+  virtual int device_count() = 0;
+  virtual void select_device(int ordinal) = 0;
+  virtual device_info info() = 0;
+  // Ordinal of the GPU with this PCI bus id in this process, or -1.
+  virtual int device_by_bus_id(const std::string& bus_id) = 0;
+  // Capabilities (gio::peer_capability bits) of this GPU reaching `peer_ordinal`'s memory.
+  virtual std::uint32_t probe_link(int peer_ordinal) = 0;
+
+  virtual void* allocate_heap(std::size_t bytes) = 0;
+  virtual heap_export export_heap(void* heap) = 0;
+  virtual void* import_heap(const heap_export& exported, std::size_t bytes) = 0;
+  virtual void close_import(void* mapped, std::size_t bytes) = 0;
+  // After every peer imported: e.g. unlink a shm name so nothing outlives the job.
+  virtual void exports_done() = 0;
+  virtual void free_heap(void* heap, std::size_t bytes) = 0;
+
+  // Small device-visible allocations (the peer table).
+  virtual void* allocate_table(std::size_t bytes) = 0;
+  virtual void free_table(void* table) = 0;
+
+  virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;  // synchronous, any memory
+  virtual void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) = 0;
+  virtual void fill(void* dst, int byte, std::size_t bytes) = 0;
+  virtual void synchronize() = 0;  // all of this PE's GPU work
+  virtual void synchronize(stream_t stream) = 0;
+
+  // Loads one 64-bit word from each mapped peer heap by this GPU's own loads (the probe of
+  // load/store reachability): out[i] = *(uint64_t*)(bases[i] + offset), or 0 for a null base.
+  virtual void probe_loads(char* const* bases, int count, std::size_t offset, std::uint64_t* out) = 0;
+
+  // Device-side barrier of all PEs enqueued on `stream` (shmem_barrier_all_on_stream): uses the
+  // handle's peer table and the runtime's barrier slots at `slots_offset` in every heap.
+  virtual void barrier_on_stream(const device_handle& handle, std::size_t slots_offset, std::uint64_t epoch,
+                                 stream_t stream) = 0;
+};
+
+std::unique_ptr<backend> make_backend();
+
+}  // namespace gio::gpu

@@ -1,0 +1,167 @@
+// GPU backend, one source for CUDA and HIP (compiled by nvcc or hipcc): the heap is device
+// memory exported to node-local peers through the runtime's IPC handles.
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "gio/device/checks.hpp"
+#include "gio/platform/strong.hpp"
+#include "gpu/backend.hpp"
+#include "gpu/gpu_api.hpp"
+
+namespace gio::gpu {
+namespace {
+
+static_assert(sizeof(GIO_RT(IpcMemHandle_t)) <= sizeof(heap_export::bytes), "IPC handle must fit heap_export");
+
+__global__ void probe_loads_kernel(char* const* bases, int count, std::size_t offset, std::uint64_t* out) {
+  for (int i = static_cast<int>(platform::thread_in_wg()); i < count; i += static_cast<int>(platform::wg_size()))
+    out[i] = bases[i] ? platform::ld_relaxed_sys(reinterpret_cast<const std::uint64_t*>(bases[i] + offset)) : 0;
+}
+
+// One thread: announce `epoch` in every peer's slot for this PE, then wait for every PE's
+// announcement in this PE's slots. The leading fence makes everything ordered before the
+// barrier (earlier work on the stream) visible before the announcement; the trailing acquire
+// lets later work see what the peers did before theirs.
+__global__ void barrier_kernel(device_handle h, std::size_t slots_offset, std::uint64_t epoch) {
+  const ctx c{h};
+  platform::fence_sc_system();
+  for (int pe = 0; pe < h.n_pes; ++pe) {
+    char* base = h.peers[pe].heap_base;
+    if (base) platform::st_relaxed_sys(reinterpret_cast<std::uint64_t*>(base + slots_offset) + h.my_pe, epoch);
+  }
+  auto* mine = reinterpret_cast<std::uint64_t*>(h.heap_base + slots_offset);
+  for (int pe = 0; pe < h.n_pes; ++pe) {
+    detail::wait_budget budget(c);
+    for (std::uint64_t seen; (seen = platform::ld_relaxed_sys(mine + pe)) < epoch;)
+      budget.tick(c, "shmem_barrier_all_on_stream", source_location{__FILE__, __LINE__}, mine + pe, 3, epoch, seen);
+  }
+  platform::fence_acq_rel_system();
+}
+
+class gpu_backend final : public backend {
+ public:
+  const char* name() const override { return GIO_GPU_NAME; }
+
+  int device_count() override {
+    int n = 0;
+    const rt_error status = GIO_RT(GetDeviceCount)(&n);
+    if (status != GIO_RT(Success)) return 0;  // "no GPU" is reported by the runtime with context
+    return n;
+  }
+
+  void select_device(int ordinal) override {
+    check_rt(GIO_RT(SetDevice)(ordinal), "selecting the GPU");
+    check_rt(GIO_RT(Free)(nullptr), "creating the GPU context");
+    ordinal_ = ordinal;
+  }
+
+  device_info info() override {
+    device_info d;
+    d.ordinal = ordinal_;
+    GIO_RT(DeviceProp) prop{};
+    check_rt(GIO_RT(GetDeviceProperties)(&prop, ordinal_), "reading GPU properties");
+    d.name = prop.name;
+    char bus[32] = {};
+    check_rt(GIO_RT(DeviceGetPCIBusId)(bus, sizeof bus, ordinal_), "reading the GPU's PCI bus id");
+    d.pci_bus_id = bus;
+    check_rt(GIO_RT(MemGetInfo)(&d.free_bytes, &d.total_bytes), "reading GPU memory");
+    return d;
+  }
+
+  int device_by_bus_id(const std::string& bus_id) override {
+    int ordinal = -1;
+    if (GIO_RT(DeviceGetByPCIBusId)(&ordinal, bus_id.c_str()) != GIO_RT(Success)) {
+      (void)GIO_RT(GetLastError)();
+      return -1;
+    }
+    return ordinal;
+  }
+
+  std::uint32_t probe_link(int peer_ordinal) override {
+    if (peer_ordinal == ordinal_) return peer_load_store | peer_native_atomics | peer_same_device;
+    int can_access = 0;
+    check_rt(GIO_RT(DeviceCanAccessPeer)(&can_access, ordinal_, peer_ordinal), "probing peer access");
+    if (!can_access) return 0;
+    int native_atomics = 0;
+    check_rt(GIO_RT(DeviceGetP2PAttribute)(&native_atomics, GIO_RT(DevP2PAttrNativeAtomicSupported), ordinal_,
+                                           peer_ordinal),
+             "probing peer atomics");
+    return peer_load_store | (native_atomics ? peer_native_atomics : 0u);
+  }
+
+  void* allocate_heap(std::size_t bytes) override {
+    void* heap = nullptr;
+    check_rt(allocate_peer_coherent(&heap, bytes), "allocating the symmetric heap");
+    return heap;
+  }
+
+  heap_export export_heap(void* heap) override {
+    GIO_RT(IpcMemHandle_t) handle;
+    check_rt(GIO_RT(IpcGetMemHandle)(&handle, heap), "exporting the heap (IPC handle)");
+    heap_export out{};
+    std::memcpy(out.bytes, &handle, sizeof handle);
+    return out;
+  }
+
+  void* import_heap(const heap_export& exported, std::size_t) override {
+    GIO_RT(IpcMemHandle_t) handle;
+    std::memcpy(&handle, exported.bytes, sizeof handle);
+    void* mapped = nullptr;
+    check_rt(GIO_RT(IpcOpenMemHandle)(&mapped, handle, GIO_RT(IpcMemLazyEnablePeerAccess)),
+             "mapping a peer's heap (IPC open)");
+    return mapped;
+  }
+
+  void close_import(void* mapped, std::size_t) override { (void)GIO_RT(IpcCloseMemHandle)(mapped); }
+  void exports_done() override {}
+  void free_heap(void* heap, std::size_t) override { (void)GIO_RT(Free)(heap); }
+
+  void* allocate_table(std::size_t bytes) override {
+    void* table = nullptr;
+    check_rt(GIO_RT(Malloc)(&table, bytes), "allocating the peer table");
+    return table;
+  }
+  void free_table(void* table) override { (void)GIO_RT(Free)(table); }
+
+  void copy(void* dst, const void* src, std::size_t bytes) override {
+    check_rt(GIO_RT(Memcpy)(dst, src, bytes, GIO_RT(MemcpyDefault)), "copying");
+  }
+  void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) override {
+    check_rt(GIO_RT(MemcpyAsync)(dst, src, bytes, GIO_RT(MemcpyDefault), stream), "enqueueing a copy");
+  }
+  void fill(void* dst, int byte, std::size_t bytes) override {
+    check_rt(GIO_RT(Memset)(dst, byte, bytes), "clearing memory");
+  }
+  void synchronize() override { check_rt(GIO_RT(DeviceSynchronize)(), "synchronizing the GPU"); }
+  void synchronize(stream_t stream) override { check_rt(GIO_RT(StreamSynchronize)(stream), "synchronizing a stream"); }
+
+  void probe_loads(char* const* bases, int count, std::size_t offset, std::uint64_t* out) override {
+    char** bases_dev = nullptr;
+    std::uint64_t* out_dev = nullptr;
+    check_rt(GIO_RT(Malloc)(reinterpret_cast<void**>(&bases_dev), sizeof(char*) * count), "probe allocation");
+    check_rt(GIO_RT(Malloc)(reinterpret_cast<void**>(&out_dev), sizeof(std::uint64_t) * count), "probe allocation");
+    copy(bases_dev, bases, sizeof(char*) * count);
+    probe_loads_kernel<<<1, 64>>>(bases_dev, count, offset, out_dev);
+    check_rt(GIO_RT(GetLastError)(), "launching the peer probe");
+    copy(out, out_dev, sizeof(std::uint64_t) * count);
+    (void)GIO_RT(Free)(bases_dev);
+    (void)GIO_RT(Free)(out_dev);
+  }
+
+  void barrier_on_stream(const device_handle& handle, std::size_t slots_offset, std::uint64_t epoch,
+                         stream_t stream) override {
+    barrier_kernel<<<1, 1, 0, stream>>>(handle, slots_offset, epoch);
+    check_rt(GIO_RT(GetLastError)(), "launching the stream barrier");
+  }
+
+ private:
+  int ordinal_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<backend> make_backend() { return std::make_unique<gpu_backend>(); }
+
+}  // namespace gio::gpu

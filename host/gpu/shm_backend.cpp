@@ -1,0 +1,120 @@
+// GPU-less backend (GIO_GPU=none): the heap is POSIX shared memory that node-local peers map,
+// so the bootstrap, the collective heap and host-side RMA run, and are tested, on any CPU.
+// There is no device: kernels, streams and device probes do not exist here.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "config.hpp"
+#include "gpu/backend.hpp"
+
+namespace gio::gpu {
+namespace {
+
+std::runtime_error system_error(const std::string& what) {
+  return std::runtime_error(what + ": " + std::strerror(errno));
+}
+
+class shm_backend final : public backend {
+ public:
+  const char* name() const override { return "none (POSIX shared memory)"; }
+  int device_count() override { return 0; }
+  void select_device(int) override { throw std::runtime_error("this build of gio has no GPU support (GIO_GPU=none)"); }
+  device_info info() override { return {}; }
+  int device_by_bus_id(const std::string&) override { return -1; }
+  std::uint32_t probe_link(int) override { return 0; }
+
+  void* allocate_heap(std::size_t bytes) override {
+    struct statvfs fs {};
+    if (statvfs("/dev/shm", &fs) == 0) {
+      const std::size_t available = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
+      if (bytes > available)
+        throw std::runtime_error("symmetric heap of " + config::format_size(bytes) + " exceeds the free shared memory (" +
+                                 config::format_size(available) + " in /dev/shm)");
+    }
+    static std::atomic<int> serial{0};
+    std::snprintf(name_, sizeof name_, "/gio.%ld.%d", static_cast<long>(getpid()), serial++);
+    const int fd = shm_open(name_, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) throw system_error(std::string("shm_open(") + name_ + ")");
+    if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+      close(fd);
+      shm_unlink(name_);
+      throw system_error("sizing the shared-memory heap");
+    }
+    void* heap = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (heap == MAP_FAILED) {
+      shm_unlink(name_);
+      throw system_error("mapping the shared-memory heap");
+    }
+    return heap;
+  }
+
+  heap_export export_heap(void*) override {
+    heap_export out{};
+    std::strncpy(out.bytes, name_, sizeof out.bytes - 1);
+    return out;
+  }
+
+  void* import_heap(const heap_export& exported, std::size_t bytes) override {
+    const int fd = shm_open(exported.bytes, O_RDWR, 0600);
+    if (fd < 0) throw system_error(std::string("opening a peer's heap ") + exported.bytes);
+    void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (mapped == MAP_FAILED) throw system_error(std::string("mapping a peer's heap ") + exported.bytes);
+    return mapped;
+  }
+
+  void close_import(void* mapped, std::size_t bytes) override { munmap(mapped, bytes); }
+  void exports_done() override {
+    if (name_[0]) shm_unlink(name_);
+    name_[0] = '\0';
+  }
+  void free_heap(void* heap, std::size_t bytes) override {
+    munmap(heap, bytes);
+    exports_done();
+  }
+
+  void* allocate_table(std::size_t bytes) override {
+    void* table = std::calloc(1, bytes);
+    if (!table) throw std::runtime_error("allocating the peer table");
+    return table;
+  }
+  void free_table(void* table) override { std::free(table); }
+
+  void copy(void* dst, const void* src, std::size_t bytes) override { std::memmove(dst, src, bytes); }
+  void copy_async(void* dst, const void* src, std::size_t bytes, stream_t) override { copy(dst, src, bytes); }
+  void fill(void* dst, int byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
+  void synchronize() override {}
+  void synchronize(stream_t) override {}
+
+  void probe_loads(char* const* bases, int count, std::size_t offset, std::uint64_t* out) override {
+    for (int i = 0; i < count; ++i) {
+      out[i] = 0;
+      if (bases[i]) std::memcpy(&out[i], bases[i] + offset, sizeof(std::uint64_t));
+    }
+  }
+
+  void barrier_on_stream(const device_handle&, std::size_t, std::uint64_t, stream_t) override {
+    throw std::runtime_error("shmem_barrier_all_on_stream needs a GPU build");
+  }
+
+ private:
+  char name_[64] = {};
+};
+
+}  // namespace
+
+std::unique_ptr<backend> make_backend() { return std::make_unique<shm_backend>(); }
+
+}  // namespace gio::gpu

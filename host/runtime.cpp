@@ -1,0 +1,451 @@
+// The host runtime: init/finalize, the collective symmetric heap, the peer table, host RMA.
+//
+// Init runs in stages; after each one every PE says whether it failed (bootstrap::agree), so a
+// failure on one PE makes every PE throw gio::error naming that PE and its cause, instead of
+// leaving the others blocked in the next collective.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bootstrap.hpp"
+#include "config.hpp"
+#include "gio/host.hpp"
+#include "gpu/backend.hpp"
+#include "heap_allocator.hpp"
+
+namespace gio {
+namespace {
+
+constexpr bool gpu_build = GIO_GPU_IS_CUDA || GIO_GPU_IS_HIP;
+#if defined(GIO_CHECKS) && GIO_CHECKS
+constexpr bool checked_build = true;
+#else
+constexpr bool checked_build = false;
+#endif
+
+// gio's own part of every heap, before the user's allocations: the probe word and the slots of
+// the stream barrier. Symmetric like the rest, so peers address it with the same offsets.
+constexpr std::size_t probe_offset = 0;
+constexpr std::size_t barrier_slots_offset = 64;
+constexpr std::size_t heap_granularity = 2u << 20;
+constexpr std::uint64_t probe_magic = 0x67696f2d70726f62ull;  // "gio-prob"
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+// What each PE publishes at init so that node-local peers can map its heap.
+struct pe_card {
+  gpu::heap_export heap;
+  char host[64];
+  char gpu_bus_id[32];
+  std::uint64_t heap_bytes;
+};
+
+struct runtime {
+  config::settings settings{};
+  std::unique_ptr<bootstrap> boot;
+  std::unique_ptr<gpu::backend> backend;
+  gpu::device_info device;
+  char* heap = nullptr;
+  std::size_t heap_bytes = 0;      // the whole reservation
+  std::size_t internal_bytes = 0;  // gio's part at its start
+  std::unique_ptr<heap_allocator> allocator;
+  std::vector<peer_info> peers;    // host copy of the device table
+  std::vector<int> peer_gpu;
+  std::vector<bool> imported;
+  peer_info* peers_device = nullptr;
+  device_handle handle{};
+  std::uint64_t stream_barrier_epoch = 0;
+  std::uint64_t collective_calls = 0;
+  double init_seconds = 0;
+
+  int pe() const { return boot ? boot->rank() : -1; }
+
+  ~runtime() {
+    // Every PE gets here together (finalize, or an init failure all PEs agreed on), so the
+    // barrier cannot hang: nobody unmaps a heap a peer is still using.
+    try {
+      if (backend) backend->synchronize();
+      if (boot) boot->barrier();
+      for (std::size_t pe = 0; pe < imported.size(); ++pe)
+        if (imported[pe]) backend->close_import(peers[pe].heap_base, heap_bytes);
+      if (peers_device) backend->free_table(peers_device);
+      if (heap) backend->free_heap(heap, heap_bytes);
+      if (boot) boot->barrier();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gio: PE %d: while shutting down: %s\n", pe(), e.what());
+    }
+  }
+};
+
+std::unique_ptr<runtime> the_runtime;
+
+runtime& running(const char* call) {
+  if (!the_runtime) throw error(-1, std::string(call) + " called before shmem_init");
+  return *the_runtime;
+}
+
+// Runs one init stage on every PE and makes them agree on its outcome.
+void stage(std::unique_ptr<runtime>& r, const char* what, const std::function<void()>& body) {
+  std::string failure;
+  try {
+    body();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  const auto failed = r->boot->agree(failure);
+  if (!failed) return;
+  const int me = r->pe();
+  r.reset();
+  if (failed->pe == me) throw error(me, std::string(what) + ": " + failed->cause);
+  throw error(me, "PE " + std::to_string(failed->pe) + " failed while " + what + ": " + failed->cause);
+}
+
+void select_gpu(runtime& r) {
+  if (!gpu_build) return;
+  const int visible = r.backend->device_count();
+  if (visible == 0) throw std::runtime_error("no GPU visible to this process (check CUDA_VISIBLE_DEVICES / ROCR_VISIBLE_DEVICES)");
+  if (r.settings.num_gpus > visible)
+    throw std::runtime_error("GIO_NUM_GPUS=" + std::to_string(r.settings.num_gpus) + " but only " +
+                             std::to_string(visible) + " GPUs are visible");
+  const int usable = r.settings.num_gpus ? r.settings.num_gpus : visible;
+  // Node-local rank modulo the GPU count: several PEs may share one GPU.
+  r.backend->select_device(r.boot->node_rank() % usable);
+  r.device = r.backend->info();
+}
+
+void allocate_heap(runtime& r) {
+  const int n = r.boot->size();
+  r.internal_bytes = round_up(barrier_slots_offset + sizeof(std::uint64_t) * n, 4096);
+  r.heap_bytes = round_up(r.internal_bytes + r.settings.symmetric_size, heap_granularity);
+  if (gpu_build && r.heap_bytes > r.device.free_bytes)
+    throw std::runtime_error("GIO_SYMMETRIC_SIZE=" + config::format_size(r.settings.symmetric_size) +
+                             " does not fit in GPU " + std::to_string(r.device.ordinal) + " (" + r.device.name +
+                             "): " + config::format_size(r.device.free_bytes) + " free of " +
+                             config::format_size(r.device.total_bytes));
+  r.heap = static_cast<char*>(r.backend->allocate_heap(r.heap_bytes));
+  r.backend->fill(r.heap, 0, r.internal_bytes);
+  r.allocator = std::make_unique<heap_allocator>(r.heap_bytes - r.internal_bytes);
+}
+
+std::vector<pe_card> exchange_cards(runtime& r) {
+  pe_card mine{};
+  mine.heap = r.backend->export_heap(r.heap);
+  gethostname(mine.host, sizeof mine.host - 1);
+  std::strncpy(mine.gpu_bus_id, r.device.pci_bus_id.c_str(), sizeof mine.gpu_bus_id - 1);
+  mine.heap_bytes = r.heap_bytes;
+  std::vector<pe_card> all(r.boot->size());
+  r.boot->allgather(&mine, all.data(), sizeof mine);
+  return all;
+}
+
+// Maps every node-local peer's heap whose GPU this GPU can reach with loads and stores.
+void map_peers(runtime& r, const std::vector<pe_card>& cards) {
+  const int n = r.boot->size(), me = r.pe();
+  r.peers.assign(n, peer_info{nullptr, static_cast<std::uint32_t>(transport::none), 0});
+  r.peer_gpu.assign(n, -1);
+  r.imported.assign(n, false);
+  for (int pe = 0; pe < n; ++pe) {
+    if (pe == me) {
+      r.peers[pe] = {r.heap, static_cast<std::uint32_t>(transport::self),
+                     peer_load_store | peer_native_atomics | peer_same_device};
+      r.peer_gpu[pe] = r.device.ordinal;
+      continue;
+    }
+    if (std::strncmp(cards[pe].host, cards[me].host, sizeof cards[pe].host) != 0) continue;  // other node
+    std::uint32_t caps = peer_load_store;  // shared memory: the CPU reaches every local heap
+    if (gpu_build) {
+      r.peer_gpu[pe] = r.backend->device_by_bus_id(cards[pe].gpu_bus_id);
+      caps = r.peer_gpu[pe] < 0 ? 0 : r.backend->probe_link(r.peer_gpu[pe]);
+    }
+    if (!(caps & peer_load_store)) continue;  // no load/store path: left to a later transport
+    r.peers[pe] = {static_cast<char*>(r.backend->import_heap(cards[pe].heap, cards[pe].heap_bytes)),
+                   static_cast<std::uint32_t>(transport::p2p), caps};
+    r.imported[pe] = true;
+  }
+}
+
+// Every mapped heap must answer a load from this GPU with its owner's probe word.
+void probe_peers(runtime& r) {
+  const int n = r.boot->size();
+  std::vector<char*> bases(n);
+  for (int pe = 0; pe < n; ++pe) bases[pe] = r.peers[pe].heap_base;
+  std::vector<std::uint64_t> seen(n);
+  r.backend->probe_loads(bases.data(), n, probe_offset, seen.data());
+  for (int pe = 0; pe < n; ++pe) {
+    if (!bases[pe]) continue;
+    const std::uint64_t expected = probe_magic ^ static_cast<std::uint64_t>(pe);
+    if (seen[pe] != expected) {
+      char text[160];
+      std::snprintf(text, sizeof text, "PE %d's heap is mapped but a load from it returned 0x%llx (expected 0x%llx)",
+                    pe, static_cast<unsigned long long>(seen[pe]), static_cast<unsigned long long>(expected));
+      throw std::runtime_error(text);
+    }
+  }
+}
+
+void publish_handle(runtime& r) {
+  const int n = r.boot->size();
+  r.peers_device = static_cast<peer_info*>(r.backend->allocate_table(sizeof(peer_info) * n));
+  r.backend->copy(r.peers_device, r.peers.data(), sizeof(peer_info) * n);
+  r.handle = device_handle{};
+  r.handle.abi_version = handle_abi_version;
+  r.handle.my_pe = r.pe();
+  r.handle.n_pes = n;
+  r.handle.heap_base = r.heap;
+  r.handle.heap_size = r.heap_bytes;
+  r.handle.peers = r.peers_device;
+  r.handle.wait_timeout_ns = r.settings.wait_timeout_ns;
+}
+
+// --- the collective heap ---------------------------------------------------------------------
+
+enum class collective_kind : std::uint32_t { malloc = 1, calloc, align, free };
+const char* collective_name(collective_kind k) {
+  switch (k) {
+    case collective_kind::malloc: return "shmem_malloc";
+    case collective_kind::calloc: return "shmem_calloc";
+    case collective_kind::align: return "shmem_align";
+    case collective_kind::free: return "shmem_free";
+  }
+  return "?";
+}
+
+struct collective_call {
+  std::uint64_t serial;
+  std::uint32_t kind;
+  std::uint32_t pad;
+  std::uint64_t size;
+  std::uint64_t alignment_or_offset;
+};
+
+// Checked builds: every PE must make the same collective call with the same arguments. The
+// check gathers every PE's call, so all PEs see the same mismatch and all throw.
+void check_collective_call(runtime& r, collective_kind kind, std::uint64_t size, std::uint64_t extra) {
+  if (!checked_build) return;
+  const collective_call mine{r.collective_calls, static_cast<std::uint32_t>(kind), 0, size, extra};
+  std::vector<collective_call> all(r.boot->size());
+  r.boot->allgather(&mine, all.data(), sizeof mine);
+  for (int pe = 1; pe < r.boot->size(); ++pe) {
+    const auto& a = all[0];
+    const auto& b = all[pe];
+    if (a.kind == b.kind && a.size == b.size && a.alignment_or_offset == b.alignment_or_offset) continue;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "collective call #%llu does not match across PEs: PE 0 called %s(size %llu, %llu), PE %d called "
+                  "%s(size %llu, %llu)",
+                  static_cast<unsigned long long>(a.serial), collective_name(static_cast<collective_kind>(a.kind)),
+                  static_cast<unsigned long long>(a.size), static_cast<unsigned long long>(a.alignment_or_offset), pe,
+                  collective_name(static_cast<collective_kind>(b.kind)), static_cast<unsigned long long>(b.size),
+                  static_cast<unsigned long long>(b.alignment_or_offset));
+    throw error(r.pe(), text);
+  }
+}
+
+void* collective_allocate(collective_kind kind, std::size_t size, std::size_t alignment) {
+  runtime& r = running(collective_name(kind));
+  check_collective_call(r, kind, size, alignment);
+  ++r.collective_calls;
+  if (alignment & (alignment - 1)) {
+    std::fprintf(stderr, "gio: PE %d: shmem_align: alignment %zu is not a power of two\n", r.pe(), alignment);
+    r.boot->barrier();
+    return nullptr;
+  }
+  const auto offset = r.allocator->allocate(size, alignment);
+  if (!offset) {
+    std::fprintf(stderr, "gio: PE %d: %s: symmetric heap exhausted: %s (GIO_SYMMETRIC_SIZE=%s)\n", r.pe(),
+                 collective_name(kind), r.allocator->describe_shortage(size).c_str(),
+                 config::format_size(r.settings.symmetric_size).c_str());
+    r.boot->barrier();
+    return nullptr;
+  }
+  char* ptr = r.heap + r.internal_bytes + *offset;
+  if (kind == collective_kind::calloc && size) r.backend->fill(ptr, 0, size);
+  r.boot->barrier();
+  return ptr;
+}
+
+// Offset of a symmetric address (any byte of the heap, gio's part included), or throws.
+std::size_t heap_offset(runtime& r, const void* ptr, std::size_t bytes, const char* call) {
+  const char* p = static_cast<const char*>(ptr);
+  if (p < r.heap || p >= r.heap + r.heap_bytes)
+    throw error(r.pe(), std::string(call) + ": address " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
+                            " is not in the symmetric heap");
+  const std::size_t offset = static_cast<std::size_t>(p - r.heap);
+  if (bytes > r.heap_bytes - offset)
+    throw error(r.pe(), std::string(call) + ": " + std::to_string(bytes) + " bytes at heap offset " +
+                            std::to_string(offset) + " run past the end of the symmetric heap");
+  return offset;
+}
+
+char* reachable_heap(runtime& r, int pe, const char* call) {
+  if (pe < 0 || pe >= r.boot->size())
+    throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " out of range [0, " +
+                            std::to_string(r.boot->size()) + ")");
+  if (!r.peers[pe].heap_base)
+    throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " is not reachable from this PE");
+  return r.peers[pe].heap_base;
+}
+
+}  // namespace
+
+// --- API ---------------------------------------------------------------------------------------
+
+void shmem_init() {
+  if (the_runtime) throw error(the_runtime->pe(), "shmem_init called twice");
+  const auto started = std::chrono::steady_clock::now();
+  auto r = std::make_unique<runtime>();
+  const char* kind = std::getenv("GIO_BOOTSTRAP");
+  try {
+    r->boot = make_bootstrap(kind && *kind ? kind : "mpi");
+  } catch (const std::exception& e) {
+    throw error(-1, e.what());
+  }
+  stage(r, "reading the configuration", [&] { r->settings = config::load(); });
+  stage(r, "selecting the GPU", [&] {
+    r->backend = gpu::make_backend();
+    select_gpu(*r);
+  });
+  stage(r, "allocating the symmetric heap", [&] { allocate_heap(*r); });
+  std::vector<pe_card> cards;
+  stage(r, "exchanging heap handles", [&] { cards = exchange_cards(*r); });
+  stage(r, "mapping peer heaps", [&] {
+    map_peers(*r, cards);
+    const std::uint64_t word = probe_magic ^ static_cast<std::uint64_t>(r->pe());
+    r->backend->copy(r->heap + probe_offset, &word, sizeof word);
+  });
+  r->boot->barrier();  // every import done and every probe word written
+  stage(r, "probing peers", [&] {
+    r->backend->exports_done();
+    probe_peers(*r);
+    publish_handle(*r);
+  });
+  r->init_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (r->settings.debug == "info" && r->pe() == 0)
+    std::fprintf(stderr, "gio: %d PEs up in %.3f s (bootstrap %s, backend %s, heap %s per PE)\n", r->boot->size(),
+                 r->init_seconds, r->boot->name(), r->backend->name(), config::format_size(r->heap_bytes).c_str());
+  the_runtime = std::move(r);
+}
+
+void shmem_finalize() {
+  if (!the_runtime) return;
+  the_runtime.reset();
+}
+
+bool shmem_initialized() noexcept { return the_runtime != nullptr; }
+
+int shmem_my_pe() { return running("shmem_my_pe").pe(); }
+int shmem_n_pes() { return running("shmem_n_pes").boot->size(); }
+
+void* shmem_malloc(std::size_t size) { return collective_allocate(collective_kind::malloc, size, 0); }
+
+void* shmem_calloc(std::size_t count, std::size_t size) {
+  runtime& r = running("shmem_calloc");
+  if (size != 0 && count > SIZE_MAX / size) {
+    std::fprintf(stderr, "gio: PE %d: shmem_calloc: %zu x %zu bytes overflows size_t\n", r.pe(), count, size);
+    r.boot->barrier();
+    return nullptr;
+  }
+  return collective_allocate(collective_kind::calloc, count * size, 0);
+}
+
+void* shmem_align(std::size_t alignment, std::size_t size) {
+  return collective_allocate(collective_kind::align, size, alignment);
+}
+
+void shmem_free(void* ptr) {
+  runtime& r = running("shmem_free");
+  const std::size_t offset = ptr ? heap_offset(r, ptr, 0, "shmem_free") : 0;
+  check_collective_call(r, collective_kind::free, 0, offset);
+  ++r.collective_calls;
+  r.backend->synchronize();
+  r.boot->barrier();  // no PE may still be using the block
+  if (!ptr) return;
+  if (offset < r.internal_bytes || !r.allocator->release(offset - r.internal_bytes))
+    throw error(r.pe(), "shmem_free: " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
+                            " was not returned by shmem_malloc/calloc/align (or was freed already)");
+}
+
+void* shmem_ptr(const void* dest, int pe) {
+  runtime& r = running("shmem_ptr");
+  const char* p = static_cast<const char*>(dest);
+  if (pe < 0 || pe >= r.boot->size() || p < r.heap || p >= r.heap + r.heap_bytes) return nullptr;
+  char* base = r.peers[pe].heap_base;
+  return base ? base + (p - r.heap) : nullptr;
+}
+
+void shmem_quiet() { running("shmem_quiet").backend->synchronize(); }
+
+void shmem_barrier_all() {
+  runtime& r = running("shmem_barrier_all");
+  r.backend->synchronize();
+  r.boot->barrier();
+}
+
+void shmem_putmem(void* dest, const void* source, std::size_t nbytes, int pe) {
+  runtime& r = running("shmem_putmem");
+  const std::size_t offset = heap_offset(r, dest, nbytes, "shmem_putmem");
+  r.backend->copy(reachable_heap(r, pe, "shmem_putmem") + offset, source, nbytes);
+}
+
+void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe) {
+  runtime& r = running("shmem_getmem");
+  const std::size_t offset = heap_offset(r, source, nbytes, "shmem_getmem");
+  r.backend->copy(dest, reachable_heap(r, pe, "shmem_getmem") + offset, nbytes);
+}
+
+void shmem_putmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream) {
+  runtime& r = running("shmem_putmem_on_stream");
+  const std::size_t offset = heap_offset(r, dest, nbytes, "shmem_putmem_on_stream");
+  r.backend->copy_async(reachable_heap(r, pe, "shmem_putmem_on_stream") + offset, source, nbytes, stream);
+}
+
+void shmem_getmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream) {
+  runtime& r = running("shmem_getmem_on_stream");
+  const std::size_t offset = heap_offset(r, source, nbytes, "shmem_getmem_on_stream");
+  r.backend->copy_async(dest, reachable_heap(r, pe, "shmem_getmem_on_stream") + offset, nbytes, stream);
+}
+
+// Copies enqueued on a stream complete before the stream's next work starts, and the copy
+// engine's writes to a peer are visible once the copy completes: stream order already gives
+// quiet's guarantee, so nothing needs to be enqueued.
+void shmem_quiet_on_stream(stream_t) { running("shmem_quiet_on_stream"); }
+
+void shmem_barrier_all_on_stream(stream_t stream) {
+  runtime& r = running("shmem_barrier_all_on_stream");
+  r.backend->barrier_on_stream(r.handle, barrier_slots_offset, ++r.stream_barrier_epoch, stream);
+}
+
+device_handle shmem_device_handle() { return running("shmem_device_handle").handle; }
+
+runtime_report shmem_runtime_report() {
+  runtime& r = running("shmem_runtime_report");
+  runtime_report rep;
+  rep.my_pe = r.pe();
+  rep.n_pes = r.boot->size();
+  rep.node_pe = r.boot->node_rank();
+  rep.node_pes = r.boot->node_size();
+  rep.gpu = r.device.ordinal;
+  rep.gpu_name = r.device.name;
+  rep.gpu_bus_id = r.device.pci_bus_id;
+  rep.heap_size = r.heap_bytes;
+  rep.gpu_memory_used = gpu_build ? r.heap_bytes + sizeof(peer_info) * r.peers.size() : 0;
+  rep.init_seconds = r.init_seconds;
+  return rep;
+}
+
+peer_report shmem_peer_report(int pe) {
+  runtime& r = running("shmem_peer_report");
+  if (pe < 0 || pe >= r.boot->size())
+    throw error(r.pe(), "shmem_peer_report: PE " + std::to_string(pe) + " out of range");
+  return {pe, static_cast<transport>(r.peers[pe].transport), r.peers[pe].caps, r.peer_gpu[pe]};
+}
+
+}  // namespace gio

@@ -1,0 +1,82 @@
+// gio-info: the effective configuration (every GIO_* variable, its value and default), the
+// topology (GPU, NUMA node, NICs and their distance), and how this PE reaches every other PE.
+// Run it like any gio program: `mpirun -np 2 gio-info` (or GIO_BOOTSTRAP=single gio-info).
+#include <cstdio>
+#include <string>
+
+#include "config.hpp"
+#include "gio/host.hpp"
+#include "topology.hpp"
+
+namespace {
+
+const char* transport_name(gio::transport t) {
+  switch (t) {
+    case gio::transport::self: return "self";
+    case gio::transport::p2p: return "p2p (load/store)";
+    case gio::transport::none: return "none";
+  }
+  return "?";
+}
+
+std::string capability_names(std::uint32_t caps) {
+  std::string out;
+  if (caps & gio::peer_load_store) out += "load/store ";
+  if (caps & gio::peer_native_atomics) out += "native-atomics ";
+  else if (caps & gio::peer_load_store) out += "atomics-by-CAS ";
+  if (caps & gio::peer_same_device) out += "same-GPU ";
+  return out.empty() ? "-" : out;
+}
+
+void print_configuration() {
+  std::printf("configuration (gio %s, GPU vendor %s):\n", GIO_VERSION_STRING, GIO_GPU_NAME);
+  for (const auto& row : gio::config::describe())
+    std::printf("  %-20s = %-10s (default %s%s)  %s\n", row.var->name, row.value.c_str(), row.var->default_value,
+                row.from_environment ? ", from environment" : "", row.var->help);
+}
+
+void print_pe(const gio::runtime_report& rep) {
+  std::printf("PE %d of %d (node-local %d of %d): GPU %d %s, heap %s, init %.3f s\n", rep.my_pe, rep.n_pes,
+              rep.node_pe, rep.node_pes, rep.gpu, rep.gpu_name.empty() ? "(none)" : rep.gpu_name.c_str(),
+              gio::config::format_size(rep.heap_size).c_str(), rep.init_seconds);
+  // The topology is per PE: each PE may drive a different GPU.
+  const gio::topology_report topo = gio::discover_topology(rep.gpu >= 0 ? rep.gpu_bus_id : std::string());
+  std::printf("  topology: %d NUMA nodes, %d cores; GPU %s on NUMA node %d%s%s\n", topo.numa_nodes, topo.cores,
+              topo.gpu_pci_bus_id.empty() ? "-" : topo.gpu_pci_bus_id.c_str(), topo.gpu_numa_node,
+              topo.note.empty() ? "" : "; ", topo.note.c_str());
+  if (topo.nics.empty()) std::printf("  NICs: none found\n");
+  for (const auto& nic : topo.nics)
+    std::printf("  NIC %-10s %s NUMA %d: %s\n", nic.name.c_str(), nic.pci_bus_id.c_str(), nic.numa_node,
+                nic.relation.c_str());
+  for (int pe = 0; pe < rep.n_pes; ++pe) {
+    const gio::peer_report peer = gio::shmem_peer_report(pe);
+    std::printf("  -> PE %d: %-17s GPU %2d  %s\n", pe, transport_name(peer.how), peer.gpu,
+                capability_names(peer.caps).c_str());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "--help") {
+    std::printf("usage: mpirun -np N gio-info   (or GIO_BOOTSTRAP=single gio-info)\n"
+                "Prints gio's configuration, each PE's GPU, topology and peer reachability.\n");
+    return 0;
+  }
+  try {
+    gio::shmem_init();
+    const gio::runtime_report rep = gio::shmem_runtime_report();
+    if (rep.my_pe == 0) print_configuration();
+    std::fflush(stdout);
+    for (int pe = 0; pe < rep.n_pes; ++pe) {  // one PE at a time keeps the output readable
+      gio::shmem_barrier_all();
+      if (pe == rep.my_pe) print_pe(rep);
+      std::fflush(stdout);
+    }
+    gio::shmem_finalize();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

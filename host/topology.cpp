@@ -1,0 +1,89 @@
+#include "topology.hpp"
+
+#include <hwloc.h>
+
+#include <cstdio>
+#include <memory>
+
+namespace gio {
+namespace {
+
+struct topology_deleter {
+  void operator()(hwloc_topology* t) const { hwloc_topology_destroy(t); }
+};
+using topology_ptr = std::unique_ptr<hwloc_topology, topology_deleter>;
+
+// The NUMA node of the closest CPU-side ancestor of an I/O object.
+int numa_of(hwloc_topology_t topo, hwloc_obj_t obj) {
+  hwloc_obj_t cpu_side = hwloc_get_non_io_ancestor_obj(topo, obj);
+  if (!cpu_side || !cpu_side->nodeset) return -1;
+  const int first = hwloc_bitmap_first(cpu_side->nodeset);
+  return first < 0 ? -1 : first;
+}
+
+std::string bus_id_of(hwloc_obj_t pci) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", pci->attr->pcidev.domain, pci->attr->pcidev.bus,
+                pci->attr->pcidev.dev, pci->attr->pcidev.func);
+  return text;
+}
+
+// Parent PCI bridge/switch of a PCI device (for "same PCIe switch").
+hwloc_obj_t pci_parent(hwloc_obj_t pci) {
+  hwloc_obj_t up = pci ? pci->parent : nullptr;
+  while (up && up->type != HWLOC_OBJ_BRIDGE && up->type != HWLOC_OBJ_PCI_DEVICE) up = up->parent;
+  return up;
+}
+
+}  // namespace
+
+topology_report discover_topology(const std::string& gpu_pci_bus_id) {
+  topology_report report;
+  hwloc_topology_t raw = nullptr;
+  if (hwloc_topology_init(&raw) != 0) {
+    report.note = "hwloc_topology_init failed";
+    return report;
+  }
+  topology_ptr topo(raw);
+  hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+  if (hwloc_topology_load(raw) != 0) {
+    report.note = "hwloc_topology_load failed";
+    return report;
+  }
+  report.numa_nodes = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_NUMANODE);
+  report.cores = hwloc_get_nbobjs_by_type(raw, HWLOC_OBJ_CORE);
+  report.gpu_pci_bus_id = gpu_pci_bus_id;
+
+  hwloc_obj_t gpu = nullptr;
+  if (!gpu_pci_bus_id.empty()) {
+    gpu = hwloc_get_pcidev_by_busidstring(raw, gpu_pci_bus_id.c_str());
+    if (gpu)
+      report.gpu_numa_node = numa_of(raw, gpu);
+    else
+      report.note = "the GPU's PCI device is not in hwloc's topology (virtualised machine?)";
+  }
+
+  for (hwloc_obj_t os = hwloc_get_next_osdev(raw, nullptr); os; os = hwloc_get_next_osdev(raw, os)) {
+    const auto type = os->attr->osdev.type;
+    if (type != HWLOC_OBJ_OSDEV_OPENFABRICS && type != HWLOC_OBJ_OSDEV_NETWORK) continue;
+    hwloc_obj_t pci = os->parent;
+    while (pci && pci->type != HWLOC_OBJ_PCI_DEVICE) pci = pci->parent;
+    if (!pci) continue;  // virtual interfaces (lo, bridges) have no PCI device
+    nic_info nic;
+    nic.name = os->name ? os->name : "?";
+    nic.pci_bus_id = bus_id_of(pci);
+    nic.numa_node = numa_of(raw, pci);
+    if (!gpu)
+      nic.relation = "GPU position unknown";
+    else if (pci_parent(pci) && pci_parent(pci) == pci_parent(gpu))
+      nic.relation = "same PCIe switch as the GPU";
+    else if (nic.numa_node >= 0 && nic.numa_node == report.gpu_numa_node)
+      nic.relation = "same NUMA node as the GPU";
+    else
+      nic.relation = "other NUMA node";
+    report.nics.push_back(nic);
+  }
+  return report;
+}
+
+}  // namespace gio

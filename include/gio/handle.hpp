@@ -1,0 +1,47 @@
+// The handle the host gives every kernel, by value. Both compilers (the host's C++ compiler and
+// nvcc/hipcc) see this header, so it holds only trivially copyable, fixed-layout structs.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace gio {
+
+// How a PE is reached from this one. Each transport adds one value (DESIGN.md).
+enum class transport : std::uint32_t {
+  none = 0,  // not reachable from the device (e.g. another node before the GDA transport)
+  self = 1,  // this PE
+  p2p = 2,   // heap mapped into this GPU: another GPU over NVLink/xGMI/PCIe, or the same GPU
+};
+
+// Per-peer capabilities, probed at init (gio-info prints them).
+enum peer_capability : std::uint32_t {
+  peer_load_store = 1u << 0,      // ordinary loads/stores reach the peer's heap
+  peer_native_atomics = 1u << 1,  // the link executes atomics natively (else: CAS fallback)
+  peer_same_device = 1u << 2,     // the peer PE runs on this same GPU
+};
+
+struct peer_info {
+  char* heap_base;           // the peer's heap as mapped into this process, or nullptr
+  std::uint32_t transport;   // gio::transport
+  std::uint32_t caps;        // gio::peer_capability bits
+};
+static_assert(sizeof(peer_info) == 16, "peer_info is shared with device code");
+
+inline constexpr std::uint32_t handle_abi_version = 1;
+
+struct device_handle {
+  std::uint32_t abi_version;   // handle_abi_version of the library that made it
+  std::int32_t my_pe;
+  std::int32_t n_pes;
+  std::uint32_t reserved0;
+  char* heap_base;             // this PE's symmetric heap (GPU memory)
+  std::uint64_t heap_size;
+  const peer_info* peers;      // n_pes entries, in GPU memory
+  std::uint64_t wait_timeout_ns;  // budget of every device wait in checked builds; 0 = unbounded
+  std::uint64_t reserved1[3];
+};
+static_assert(std::is_trivially_copyable_v<device_handle>, "passed to kernels by value");
+static_assert(sizeof(device_handle) == 72, "device_handle layout is part of the ABI");
+
+}  // namespace gio

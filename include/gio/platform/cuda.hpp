@@ -1,0 +1,98 @@
+// NVIDIA platform layer (nvcc): thread geometry, scoped fences, strong loads/stores, clock.
+// Scopes follow the PTX memory model: .cta = workgroup, .gpu = device, .sys = system (peer GPUs
+// over NVLink/PCIe and the host). Every strong access here is "morally strong" at .sys scope so
+// that it can take part in the release/acquire patterns of docs/memory-model.md.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+
+#include "gio/platform/bits.hpp"
+
+#define GIO_DEVICE __device__ __forceinline__
+#define GIO_HOST_DEVICE __host__ __device__ __forceinline__
+
+namespace gio::platform {
+
+inline constexpr unsigned wave_size = 32;
+inline constexpr const char* vendor = "cuda";
+
+GIO_DEVICE unsigned thread_in_wg() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+GIO_DEVICE unsigned wg_size() { return blockDim.x * blockDim.y * blockDim.z; }
+GIO_DEVICE unsigned wg_id() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+GIO_DEVICE unsigned num_wgs() { return gridDim.x * gridDim.y * gridDim.z; }
+GIO_DEVICE unsigned lane() { return thread_in_wg() % wave_size; }
+GIO_DEVICE void wg_barrier() { __syncthreads(); }
+GIO_DEVICE void wave_barrier() { __syncwarp(); }
+
+// Fences. acq_rel orders earlier loads/stores before later ones (not store->load); sc also
+// orders store->load, which shmem_quiet needs (a put followed by a get must not be reordered).
+GIO_DEVICE void fence_acq_rel_wg() { asm volatile("fence.acq_rel.cta;" ::: "memory"); }
+GIO_DEVICE void fence_acq_rel_device() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+GIO_DEVICE void fence_acq_rel_system() { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+GIO_DEVICE void fence_sc_system() { asm volatile("fence.sc.sys;" ::: "memory"); }
+
+// Strong system-scope accesses on raw bits (1, 2, 4 or 8 bytes).
+GIO_DEVICE std::uint8_t ld_relaxed_sys_bits(const std::uint8_t* p) {
+  std::uint16_t v;
+  asm volatile("ld.relaxed.sys.b8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+  return static_cast<std::uint8_t>(v);
+}
+GIO_DEVICE std::uint16_t ld_relaxed_sys_bits(const std::uint16_t* p) {
+  std::uint16_t v;
+  asm volatile("ld.relaxed.sys.b16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+  return v;
+}
+GIO_DEVICE std::uint32_t ld_relaxed_sys_bits(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.relaxed.sys.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+GIO_DEVICE std::uint64_t ld_relaxed_sys_bits(const std::uint64_t* p) {
+  std::uint64_t v;
+  asm volatile("ld.relaxed.sys.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GIO_DEVICE std::uint32_t ld_acquire_sys_bits(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.sys.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+GIO_DEVICE std::uint64_t ld_acquire_sys_bits(const std::uint64_t* p) {
+  std::uint64_t v;
+  asm volatile("ld.acquire.sys.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GIO_DEVICE void st_relaxed_sys_bits(std::uint8_t* p, std::uint8_t v) {
+  asm volatile("st.relaxed.sys.b8 [%0], %1;" ::"l"(p), "h"(static_cast<std::uint16_t>(v)) : "memory");
+}
+GIO_DEVICE void st_relaxed_sys_bits(std::uint16_t* p, std::uint16_t v) {
+  asm volatile("st.relaxed.sys.b16 [%0], %1;" ::"l"(p), "h"(v) : "memory");
+}
+GIO_DEVICE void st_relaxed_sys_bits(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.relaxed.sys.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GIO_DEVICE void st_relaxed_sys_bits(std::uint64_t* p, std::uint64_t v) {
+  asm volatile("st.relaxed.sys.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GIO_DEVICE void st_release_sys_bits(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.release.sys.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GIO_DEVICE void st_release_sys_bits(std::uint64_t* p, std::uint64_t v) {
+  asm volatile("st.release.sys.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+// Nanoseconds from the global timer (same clock on every SM; ticks about every 32 ns on H100/H200).
+GIO_DEVICE std::uint64_t timer_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+[[noreturn]] GIO_DEVICE void trap() {
+  __trap();
+  __builtin_unreachable();
+}
+
+}  // namespace gio::platform

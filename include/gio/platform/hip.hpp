@@ -1,0 +1,58 @@
+// AMD platform layer (hipcc): thread geometry, scoped fences, strong loads/stores, clock.
+// Scopes map to the AMDGPU memory model: "workgroup", "agent" (device) and "" (system: peer GPUs
+// over xGMI/PCIe and the host). System-scope coherence with peers also needs the heap to be
+// fine-grained memory (host/gpu allocates it so; docs/memory-model.md explains why).
+#pragma once
+#include <hip/hip_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "gio/platform/bits.hpp"
+
+#define GIO_DEVICE __device__ __forceinline__
+#define GIO_HOST_DEVICE __host__ __device__ __forceinline__
+
+namespace gio::platform {
+
+// gfx90a and gfx942 (the targets gio builds for) run 64-wide wavefronts.
+inline constexpr unsigned wave_size = 64;
+inline constexpr const char* vendor = "hip";
+
+GIO_DEVICE unsigned thread_in_wg() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+GIO_DEVICE unsigned wg_size() { return blockDim.x * blockDim.y * blockDim.z; }
+GIO_DEVICE unsigned wg_id() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
+GIO_DEVICE unsigned num_wgs() { return gridDim.x * gridDim.y * gridDim.z; }
+GIO_DEVICE unsigned lane() { return thread_in_wg() % wave_size; }
+GIO_DEVICE void wg_barrier() { __syncthreads(); }
+GIO_DEVICE void wave_barrier() {
+  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+}
+
+GIO_DEVICE void fence_acq_rel_wg() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "workgroup"); }
+GIO_DEVICE void fence_acq_rel_device() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent"); }
+GIO_DEVICE void fence_acq_rel_system() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, ""); }
+GIO_DEVICE void fence_sc_system() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, ""); }
+
+template <class U> GIO_DEVICE U ld_relaxed_sys_bits(const U* p) {
+  return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+template <class U> GIO_DEVICE U ld_acquire_sys_bits(const U* p) {
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+template <class U> GIO_DEVICE void st_relaxed_sys_bits(U* p, U v) {
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+template <class U> GIO_DEVICE void st_release_sys_bits(U* p, U v) {
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+
+// s_memrealtime counts a constant 100 MHz clock on gfx90a/gfx942.
+GIO_DEVICE std::uint64_t timer_ns() { return __builtin_amdgcn_s_memrealtime() * 10ull; }
+
+[[noreturn]] GIO_DEVICE void trap() { __builtin_trap(); }
+
+}  // namespace gio::platform
