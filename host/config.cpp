@@ -204,8 +204,8 @@ std::optional<std::uint64_t> parse_duration_ns(const std::string& input) {
   std::string_view text = trim(input);
 
   // Whole and fractional parts kept apart so "1.5s" is exact and only the fraction rounds.
-  std::optional<std::uint64_t> whole = 0;
-  if (!text.empty() && text.front() != '.') whole = take_digits(text);
+  const bool starts_with_point = !text.empty() && text.front() == '.';
+  const std::optional<std::uint64_t> whole = starts_with_point ? std::optional<std::uint64_t>(0) : take_digits(text);
   if (!whole) return std::nullopt;
   std::string_view fraction;
   if (!text.empty() && text.front() == '.') {

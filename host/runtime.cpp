@@ -3,8 +3,6 @@
 // Init runs in stages; after each one every PE says whether it failed (bootstrap::agree), so a
 // failure on one PE makes every PE throw gio::error naming that PE and its cause, instead of
 // leaving the others blocked in the next collective.
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -20,6 +18,7 @@
 #include "gio/host.hpp"
 #include "gpu/backend.hpp"
 #include "heap_allocator.hpp"
+#include "transports/p2p/p2p_setup.hpp"
 
 namespace gio {
 namespace {
@@ -40,14 +39,6 @@ constexpr std::uint64_t probe_magic = 0x67696f2d70726f62ull;  // "gio-prob"
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
-// What each PE publishes at init so that node-local peers can map its heap.
-struct pe_card {
-  gpu::heap_export heap;
-  char host[64];
-  char gpu_bus_id[32];
-  std::uint64_t heap_bytes;
-};
-
 struct runtime {
   config::settings settings{};
   std::unique_ptr<bootstrap> boot;
@@ -57,9 +48,8 @@ struct runtime {
   std::size_t heap_bytes = 0;      // the whole reservation
   std::size_t internal_bytes = 0;  // gio's part at its start
   std::unique_ptr<heap_allocator> allocator;
+  std::vector<transports::p2p::connection> connections;  // one per PE
   std::vector<peer_info> peers;    // host copy of the device table
-  std::vector<int> peer_gpu;
-  std::vector<bool> imported;
   peer_info* peers_device = nullptr;
   device_handle handle{};
   std::uint64_t stream_barrier_epoch = 0;
@@ -74,8 +64,7 @@ struct runtime {
     try {
       if (backend) backend->synchronize();
       if (boot) boot->barrier();
-      for (std::size_t pe = 0; pe < imported.size(); ++pe)
-        if (imported[pe]) backend->close_import(peers[pe].heap_base, heap_bytes);
+      for (auto& c : connections) transports::p2p::disconnect(*backend, c);
       if (peers_device) backend->free_table(peers_device);
       if (heap) backend->free_heap(heap, heap_bytes);
       if (boot) boot->barrier();
@@ -135,40 +124,28 @@ void allocate_heap(runtime& r) {
   r.allocator = std::make_unique<heap_allocator>(r.heap_bytes - r.internal_bytes);
 }
 
-std::vector<pe_card> exchange_cards(runtime& r) {
-  pe_card mine{};
-  mine.heap = r.backend->export_heap(r.heap);
-  gethostname(mine.host, sizeof mine.host - 1);
-  std::strncpy(mine.gpu_bus_id, r.device.pci_bus_id.c_str(), sizeof mine.gpu_bus_id - 1);
-  mine.heap_bytes = r.heap_bytes;
-  std::vector<pe_card> all(r.boot->size());
+std::vector<transports::p2p::heap_card> exchange_cards(runtime& r) {
+  const auto mine = transports::p2p::make_card(*r.backend, r.heap, r.heap_bytes, r.device.pci_bus_id);
+  std::vector<transports::p2p::heap_card> all(r.boot->size());
   r.boot->allgather(&mine, all.data(), sizeof mine);
   return all;
 }
 
-// Maps every node-local peer's heap whose GPU this GPU can reach with loads and stores.
-void map_peers(runtime& r, const std::vector<pe_card>& cards) {
+// The peer table: this PE itself, then whatever each transport can reach.
+void connect_peers(runtime& r, const std::vector<transports::p2p::heap_card>& cards) {
   const int n = r.boot->size(), me = r.pe();
-  r.peers.assign(n, peer_info{nullptr, static_cast<std::uint32_t>(transport::none), 0});
-  r.peer_gpu.assign(n, -1);
-  r.imported.assign(n, false);
+  r.connections.assign(n, {});
+  r.peers.assign(n, {});
   for (int pe = 0; pe < n; ++pe) {
+    auto& c = r.connections[pe];
     if (pe == me) {
-      r.peers[pe] = {r.heap, static_cast<std::uint32_t>(transport::self),
-                     peer_load_store | peer_native_atomics | peer_same_device};
-      r.peer_gpu[pe] = r.device.ordinal;
-      continue;
+      c.peer = {r.heap, static_cast<std::uint32_t>(transport::self),
+                peer_load_store | peer_native_atomics | peer_same_device};
+      c.gpu = r.device.ordinal;
+    } else {
+      c = transports::p2p::connect(*r.backend, gpu_build, cards[me], cards[pe]);
     }
-    if (std::strncmp(cards[pe].host, cards[me].host, sizeof cards[pe].host) != 0) continue;  // other node
-    std::uint32_t caps = peer_load_store;  // shared memory: the CPU reaches every local heap
-    if (gpu_build) {
-      r.peer_gpu[pe] = r.backend->device_by_bus_id(cards[pe].gpu_bus_id);
-      caps = r.peer_gpu[pe] < 0 ? 0 : r.backend->probe_link(r.peer_gpu[pe]);
-    }
-    if (!(caps & peer_load_store)) continue;  // no load/store path: left to a later transport
-    r.peers[pe] = {static_cast<char*>(r.backend->import_heap(cards[pe].heap, cards[pe].heap_bytes)),
-                   static_cast<std::uint32_t>(transport::p2p), caps};
-    r.imported[pe] = true;
+    r.peers[pe] = c.peer;
   }
 }
 
@@ -314,10 +291,10 @@ void shmem_init() {
     select_gpu(*r);
   });
   stage(r, "allocating the symmetric heap", [&] { allocate_heap(*r); });
-  std::vector<pe_card> cards;
+  std::vector<transports::p2p::heap_card> cards;
   stage(r, "exchanging heap handles", [&] { cards = exchange_cards(*r); });
   stage(r, "mapping peer heaps", [&] {
-    map_peers(*r, cards);
+    connect_peers(*r, cards);
     const std::uint64_t word = probe_magic ^ static_cast<std::uint64_t>(r->pe());
     r->backend->copy(r->heap + probe_offset, &word, sizeof word);
   });
@@ -445,7 +422,7 @@ peer_report shmem_peer_report(int pe) {
   runtime& r = running("shmem_peer_report");
   if (pe < 0 || pe >= r.boot->size())
     throw error(r.pe(), "shmem_peer_report: PE " + std::to_string(pe) + " out of range");
-  return {pe, static_cast<transport>(r.peers[pe].transport), r.peers[pe].caps, r.peer_gpu[pe]};
+  return {pe, static_cast<transport>(r.peers[pe].transport), r.peers[pe].caps, r.connections[pe].gpu};
 }
 
 }  // namespace gio

@@ -18,6 +18,11 @@
 namespace gio::gpu {
 
 using rt_error = GIO_RT(Error_t);
+#if defined(__HIPCC__)
+using device_properties = hipDeviceProp_t;
+#else
+using device_properties = cudaDeviceProp;
+#endif
 
 inline void check_rt(rt_error status, const char* what) {
   if (status != GIO_RT(Success))

@@ -60,7 +60,7 @@ class gpu_backend final : public backend {
   device_info info() override {
     device_info d;
     d.ordinal = ordinal_;
-    GIO_RT(DeviceProp) prop{};
+    device_properties prop{};
     check_rt(GIO_RT(GetDeviceProperties)(&prop, ordinal_), "reading GPU properties");
     d.name = prop.name;
     char bus[32] = {};
