@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# GPU evidence for gio: on a machine with NVIDIA GPUs, configure and build (Release, tests and
+# benchmarks, NVSHMEM side by side when its wheel is found), run the `gpu` test label on every
+# GPU and on one GPU with 2 PEs, the compute-sanitizer tools, gio-info and the benchmarks, and
+# write logs, CSV, the comparison table and PNG plots to OUTDIR.
+#
+#   scripts/gpu-check.sh OUTDIR [--quick] [--no-sanitizer] [--no-bench] [--only-bench]
+#
+# Exit status: 0 when every step passed; the summary at the end lists each step.
+set -uo pipefail
+
+usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
+[ $# -ge 1 ] || { usage; exit 2; }
+case "$1" in -h|--help) usage; exit 0 ;; esac
+out=$(mkdir -p "$1" && cd "$1" && pwd); shift
+quick=0 sanitizer=1 bench=1 tests=1
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    --no-sanitizer) sanitizer=0 ;;
+    --no-bench) bench=0 ;;
+    --only-bench) tests=0 sanitizer=0 ;;
+    *) echo "gpu-check: unknown option $arg" >&2; usage; exit 2 ;;
+  esac
+done
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+build=${GIO_BUILD_DIR:-$repo/build-gpu}
+# Shared-server safety on the device machines, and mpirun as root there.
+export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export GIO_SYMMETRIC_SIZE=${GIO_SYMMETRIC_SIZE:-2G}
+
+declare -a summary=()
+failures=0
+step() {  # step NAME COMMAND...: runs it, logs to OUTDIR/NAME.log, records the outcome
+  local name=$1; shift
+  local started=$SECONDS
+  echo "== $name: $*"
+  if "$@" >"$out/$name.log" 2>&1; then
+    summary+=("PASS  $name ($((SECONDS - started)) s)")
+  else
+    summary+=("FAIL  $name ($((SECONDS - started)) s): see $name.log")
+    failures=$((failures + 1))
+    tail -n 30 "$out/$name.log"
+  fi
+}
+
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+{ nvidia-smi; nvidia-smi topo -m; } >"$out/machine.txt" 2>&1
+echo "gpu-check: $gpus GPU(s); output in $out"
+
+step configure cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGIO_GPU=cuda \
+  -DGIO_BUILD_TESTS=ON -DGIO_BUILD_BENCH=ON
+step build cmake --build "$build" -j "$(nproc)"
+
+mpirun_np() { mpirun --oversubscribe -np "$@"; }
+step gio-info mpirun_np 2 "$build/host/gio-info"
+
+if [ "$tests" = 1 ]; then
+  step tests-all-gpus ctest --test-dir "$build" -L gpu --output-on-failure
+  if [ "$gpus" -gt 1 ]; then
+    step tests-one-gpu-2pes env CUDA_VISIBLE_DEVICES=0 ctest --test-dir "$build" -L gpu --output-on-failure
+  fi
+  step tests-cpu ctest --test-dir "$build" -L 'unit|mp' --output-on-failure
+fi
+
+if [ "$sanitizer" = 1 ]; then
+  # Each tool over the GPU tests on reduced round counts (tests/gpu/README.md).
+  for tool in memcheck racecheck synccheck; do
+    step "sanitizer-$tool" env GIO_LITMUS_ROUNDS=64 GIO_SANITIZER_TOOL=$tool \
+      "$repo/tests/gpu/run-sanitizer.sh" "$build" "$tool"
+  done
+fi
+
+if [ "$bench" = 1 ]; then
+  bench_args=()
+  [ "$quick" = 1 ] && bench_args+=(--quick)
+  step bench-gio mpirun_np 2 "$build/bench/gio-bench" "${bench_args[@]}" --csv "$out/gio.csv"
+  if [ -x "$build/bench/gio-bench-nvshmem" ] && [ "$gpus" -gt 1 ]; then
+    step bench-nvshmem mpirun_np 2 "$build/bench/gio-bench-nvshmem" "${bench_args[@]}" --csv "$out/nvshmem.csv"
+  fi
+  if [ "$gpus" -gt 1 ]; then
+    step bench-gio-one-gpu env CUDA_VISIBLE_DEVICES=0 "$(command -v mpirun)" --oversubscribe -np 2 \
+      "$build/bench/gio-bench" --quick --csv "$out/gio-one-gpu.csv"
+  fi
+  step plots python3 "$repo/scripts/plot_bench.py" "$out"/*.csv --out "$out"
+fi
+
+echo
+echo "gpu-check summary ($gpus GPU(s), $(date -u +%FT%TZ)):"
+printf '  %s\n' "${summary[@]}" | tee "$out/summary.txt"
+[ -f "$out/table.md" ] && cat "$out/table.md"
+exit $((failures > 0))
