@@ -3,6 +3,7 @@
 // Init runs in stages; after each one every PE says whether it failed (bootstrap::agree), so a
 // failure on one PE makes every PE throw gio::error naming that PE and its cause, instead of
 // leaving the others blocked in the next collective.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -180,6 +181,11 @@ void publish_handle(runtime& r) {
   r.handle.heap_size = r.heap_bytes;
   r.handle.peers = r.peers_device;
   r.handle.wait_timeout_ns = r.settings.wait_timeout_ns;
+  // The inline window starts at the node's first PE (mpirun places a node's PEs contiguously).
+  const int first = std::max(0, r.pe() - r.boot->node_rank());
+  r.handle.inline_first_pe = first;
+  r.handle.inline_count = std::min(handle_inline_peers, n - first);
+  for (int i = 0; i < r.handle.inline_count; ++i) r.handle.inline_heap[i] = r.peers[first + i].heap_base;
 }
 
 // --- the collective heap ---------------------------------------------------------------------

@@ -28,7 +28,12 @@ struct peer_info {
 };
 static_assert(sizeof(peer_info) == 16, "peer_info is shared with device code");
 
-inline constexpr std::uint32_t handle_abi_version = 1;
+inline constexpr std::uint32_t handle_abi_version = 2;
+
+// The heap bases of up to this many PEs (a window starting at the node's first PE) travel inside
+// the handle, so a context in shared memory resolves them without a global-memory load: after an
+// acquire fence the L1 cache is invalid and a table lookup would cost an L2 round trip per put.
+inline constexpr int handle_inline_peers = 8;
 
 struct device_handle {
   std::uint32_t abi_version;   // handle_abi_version of the library that made it
@@ -39,9 +44,12 @@ struct device_handle {
   std::uint64_t heap_size;
   const peer_info* peers;      // n_pes entries, in GPU memory
   std::uint64_t wait_timeout_ns;  // budget of every device wait in checked builds; 0 = unbounded
-  std::uint64_t reserved1[3];
+  std::int32_t inline_first_pe;   // peers[inline_first_pe + i].heap_base == inline_heap[i]
+  std::int32_t inline_count;      // 0..handle_inline_peers
+  char* inline_heap[handle_inline_peers];
+  std::uint64_t reserved1[2];
 };
 static_assert(std::is_trivially_copyable_v<device_handle>, "passed to kernels by value");
-static_assert(sizeof(device_handle) == 72, "device_handle layout is part of the ABI");
+static_assert(sizeof(device_handle) == 136, "device_handle layout is part of the ABI");
 
 }  // namespace gio

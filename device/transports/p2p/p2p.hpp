@@ -12,9 +12,9 @@ namespace gio::transports::p2p {
 
 // `sym` (an address in this PE's heap) as seen through the mapping of `pe`'s heap.
 template <class T>
-GIO_DEVICE T* translate(const ctx& c, T* sym, const peer_info& peer) {
+GIO_DEVICE T* translate(const ctx& c, T* sym, char* peer_heap) {
   const auto offset = reinterpret_cast<const char*>(sym) - c.h.heap_base;
-  return reinterpret_cast<T*>(peer.heap_base + offset);
+  return reinterpret_cast<T*>(peer_heap + offset);
 }
 
 template <class Coop>

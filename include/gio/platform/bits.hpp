@@ -20,7 +20,7 @@ template <class To, class From>
 __host__ __device__ inline To bit_cast(const From& from) {
   static_assert(sizeof(To) == sizeof(From) && std::is_trivially_copyable_v<From>);
   To to;
-  std::memcpy(&to, &from, sizeof(To));
+  __builtin_memcpy(&to, &from, sizeof(To));
   return to;
 }
 

@@ -1,0 +1,511 @@
+// The benchmark driver shared by gio-bench and gio-bench-nvshmem: allocation, iteration counts,
+// repetitions, data checks and CSV rows. `Shim` is the comm shim (shim_gio.hpp or
+// shim_nvshmem.hpp); everything here is the same for both, so their numbers compare like for like.
+//
+// PE 0 initiates and times; PE 1 answers; further PEs only join the collectives. Every PE makes the
+// same sequence of collective calls (barriers, broadcasts), so no configuration can hang one side.
+#pragma once
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpu_runtime.hpp"
+#include "kernels.hpp"
+#include "options.hpp"
+#include "shim_types.hpp"
+
+namespace bench {
+
+inline constexpr int exit_usage = 2;
+inline constexpr int exit_skipped = 77;
+
+// Rows go to stdout and, if asked, to a file; only PE 0 writes. Flushed per row, so a run that
+// dies half way still leaves what it measured.
+class csv_writer {
+ public:
+  csv_writer(const std::string& path, bool writes) : writes_(writes) {
+    if (!writes_) return;
+    if (!path.empty() && (file_ = std::fopen(path.c_str(), "w")) == nullptr)
+      throw std::runtime_error("cannot open --csv file '" + path + "'");
+    emit("system,benchmark,scope,size_bytes,workgroups,threads,value,unit\n");
+  }
+  ~csv_writer() {
+    if (file_) std::fclose(file_);
+  }
+  csv_writer(const csv_writer&) = delete;
+  csv_writer& operator=(const csv_writer&) = delete;
+
+  void row(const char* system, const char* benchmark, const char* scope, std::size_t size_bytes,
+           unsigned workgroups, unsigned threads, double value, const char* unit) {
+    if (!writes_) return;
+    char line[256];
+    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%u,%u,%.4f,%s\n", system, benchmark, scope, size_bytes,
+                  workgroups, threads, value, unit);
+    emit(line);
+  }
+
+ private:
+  void emit(const char* text) {
+    std::fputs(text, stdout);
+    std::fflush(stdout);
+    if (file_) {
+      std::fputs(text, file_);
+      std::fflush(file_);
+    }
+  }
+  bool writes_;
+  std::FILE* file_ = nullptr;
+};
+
+inline double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+// Data each PE sends: varies with the position and the sender, so a missing, shifted or
+// foreign byte shows. Receive buffers are poisoned before each configuration.
+inline std::uint8_t pattern_byte(int pe, std::size_t i) {
+  return static_cast<std::uint8_t>((i * 7u + (i >> 9) * 13u + static_cast<unsigned>(pe) * 101u + 1u) & 0xffu);
+}
+inline constexpr int poison_byte = 0xEE;
+
+inline void fill_with_pattern(void* device, std::size_t bytes, int pe) {
+  std::vector<std::uint8_t> host(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) host[i] = pattern_byte(pe, i);
+  gpu::copy_to_device(device, host.data(), bytes);
+}
+
+inline void check_received(const char* what, const void* device, std::size_t bytes, int sender) {
+  std::vector<std::uint8_t> host(bytes);
+  gpu::copy_to_host(host.data(), device, bytes);
+  for (std::size_t i = 0; i < bytes; ++i) {
+    if (host[i] != pattern_byte(sender, i)) {
+      throw std::runtime_error(std::string("data check failed after ") + what + ": byte " + std::to_string(i) +
+                               " of " + std::to_string(bytes) + " is " + std::to_string(host[i]) +
+                               ", PE " + std::to_string(sender) + " sent " +
+                               std::to_string(pattern_byte(sender, i)));
+    }
+  }
+}
+
+inline std::vector<std::size_t> doubling_sizes(std::size_t from, std::size_t to) {
+  std::vector<std::size_t> sizes;
+  for (std::size_t s = from; s <= to; s *= 2) sizes.push_back(s);
+  return sizes;
+}
+
+inline double since_ns(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+}
+
+template <class Shim>
+class harness {
+ public:
+  harness(const options& opt, csv_writer& out) : opt_(opt), out_(out), me_(Shim::my_pe()) {
+    if (Shim::n_pes() < 2) throw std::runtime_error("needs at least 2 PEs (mpirun -np 2)");
+    peer_ = me_ == 0 ? 1 : 0;
+    // PE 0's multiprocessor count names the launch shapes, so every PE agrees on them.
+    sm_count_ = gpu::multiprocessor_count();
+    MPI_Bcast(&sm_count_, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    handle_ = Shim::device_handle();
+    allocate();
+  }
+
+  // Not a destructor: freeing is collective, and unwinding after an error on one PE must not
+  // wait for the others (main aborts the job instead).
+  void run() {
+    if (opt_.wants("p")) run_pingpong("pingpong_p", {scope::thread, message::p, 1, 1, sizeof(std::uint64_t)});
+    if (opt_.wants("put")) {
+      for (scope s : opt_.scopes)
+        for (std::size_t bytes : doubling_sizes(opt_.min_size, opt_.max_size))
+          run_pingpong("pingpong_put", {s, message::put, 1, group_threads(s), bytes});
+    }
+    if (opt_.wants("multi")) {
+      for (std::size_t bytes : opt_.multi_sizes)
+        for (unsigned wgs : opt_.multi_workgroups)
+          run_pingpong("pingpong_multi_wg", {scope::wave, message::put, wgs, platform::wave_size, bytes});
+    }
+    if (opt_.wants("bw")) {
+      for (const launch_shape& shape : opt_.bw_shapes) {
+        run_bandwidth(shape, false);
+        run_bandwidth(shape, true);
+      }
+    }
+    if (opt_.wants("interk")) {
+      run_inter_k(false);
+      run_inter_k(true);
+    }
+    release();
+  }
+
+ private:
+  struct pingpong_config {
+    scope group;
+    message kind;
+    unsigned workgroups;
+    unsigned threads;
+    std::size_t bytes;  // per workgroup
+  };
+
+  unsigned group_threads(scope s) const {
+    switch (s) {
+      case scope::thread: return 1;
+      case scope::wave: return platform::wave_size;
+      case scope::wg: return opt_.wg_threads;
+    }
+    return 1;
+  }
+  unsigned shape_workgroups(const launch_shape& shape) const {
+    return shape.workgroups ? shape.workgroups : shape.per_sm * static_cast<unsigned>(sm_count_);
+  }
+  bool takes_part() const { return me_ < 2; }
+
+  void allocate() {
+    std::size_t bytes = 0;
+    unsigned flag_workgroups = 1;
+    if (opt_.wants("put")) bytes = std::max(bytes, opt_.max_size);
+    if (opt_.wants("multi")) {
+      flag_workgroups = *std::max_element(opt_.multi_workgroups.begin(), opt_.multi_workgroups.end());
+      bytes = std::max(bytes, flag_workgroups * *std::max_element(opt_.multi_sizes.begin(), opt_.multi_sizes.end()));
+    }
+    if (opt_.wants("bw")) bytes = std::max(bytes, opt_.bw_bytes);
+    buffer_bytes_ = std::max<std::size_t>((bytes + 255) / 256 * 256, 256);
+
+    max_workgroups_ = flag_workgroups;
+    for (const launch_shape& shape : opt_.bw_shapes) max_workgroups_ = std::max(max_workgroups_, shape_workgroups(shape));
+
+    send_ = static_cast<char*>(symmetric_malloc(buffer_bytes_));
+    recv_ = static_cast<char*>(symmetric_malloc(buffer_bytes_));
+    const std::size_t flag_words = std::size_t(flag_workgroups) * flag_stride;
+    flags_ = static_cast<std::uint64_t*>(symmetric_malloc(2 * flag_words * sizeof(std::uint64_t)));
+    ping_flags_ = flags_;
+    pong_flags_ = flags_ + flag_words;
+    timings_ = static_cast<timing_slot*>(gpu::malloc_device(max_workgroups_ * sizeof(timing_slot)));
+
+    fill_with_pattern(send_, buffer_bytes_, me_);
+    gpu::fill(flags_, 0, 2 * flag_words * sizeof(std::uint64_t));  // below every sequence number
+    gpu::fill(recv_, poison_byte, buffer_bytes_);
+    gpu::synchronize();
+    Shim::barrier_all();
+  }
+
+  void release() {
+    gpu::free_device(timings_);
+    Shim::free(flags_);
+    Shim::free(recv_);
+    Shim::free(send_);
+  }
+
+  void* symmetric_malloc(std::size_t bytes) {
+    void* ptr = Shim::malloc(bytes);
+    if (ptr == nullptr)
+      throw std::runtime_error("symmetric allocation of " + std::to_string(bytes) + " bytes failed (raise --heap)");
+    return ptr;
+  }
+
+  std::vector<timing_slot> read_timings(unsigned workgroups) const {
+    std::vector<timing_slot> slots(workgroups);
+    gpu::copy_to_host(slots.data(), timings_, workgroups * sizeof(timing_slot));
+    return slots;
+  }
+
+  // Runs `round_trip(warmup, timed)`, which returns PE 0's mean round-trip time in ns, with an
+  // iteration count that makes one repetition last about --target-ms; returns the median
+  // one-way latency in us (meaningful on PE 0).
+  template <class RoundTrip> double measure_latency_us(RoundTrip round_trip) {
+    constexpr unsigned probe_iterations = 4;
+    const double probe_ns = round_trip(2u, probe_iterations);
+    unsigned timed = opt_.max_iterations;
+    if (me_ == 0 && probe_ns > 0) {
+      const double fitting = opt_.target_ms * 1e6 / probe_ns;
+      timed = static_cast<unsigned>(std::clamp(fitting, 1.0, static_cast<double>(opt_.max_iterations)));
+    }
+    MPI_Bcast(&timed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+    // Warm-up absorbs the skew between the two PEs' launches and warms caches and TLBs.
+    const unsigned warmup = std::clamp(timed / 4, 2u, 200u);
+    std::vector<double> one_way_us;
+    for (unsigned r = 0; r < opt_.repetitions; ++r) one_way_us.push_back(round_trip(warmup, timed) / 2.0 / 1e3);
+    return median(one_way_us);
+  }
+
+  template <scope S, message M>
+  void launch_pingpong(const pingpong_config& cfg, const pingpong_args& a) {
+    pingpong_kernel<Shim, S, M><<<cfg.workgroups, cfg.threads>>>(handle_, a);
+  }
+
+  // One launch on PE 0 and PE 1; returns PE 0's mean round-trip ns over its workgroups.
+  double pingpong_round_trip_ns(const pingpong_config& cfg, unsigned warmup, unsigned timed) {
+    Shim::barrier_all();
+    const std::uint64_t first_sequence = next_sequence_;
+    next_sequence_ += warmup + timed;
+    if (!takes_part()) return 0.0;
+    const pingpong_args a{send_,    recv_, ping_flags_,    pong_flags_, cfg.bytes, peer_,
+                          me_ == 0, first_sequence, warmup, timed,     timings_};
+    if (cfg.kind == message::p) {
+      if (cfg.group != scope::thread) throw std::logic_error("shmem_p ping-pong runs at thread scope");
+      launch_pingpong<scope::thread, message::p>(cfg, a);
+    } else if (cfg.group == scope::thread) {
+      launch_pingpong<scope::thread, message::put>(cfg, a);
+    } else if (cfg.group == scope::wave) {
+      launch_pingpong<scope::wave, message::put>(cfg, a);
+    } else {
+      launch_pingpong<scope::wg, message::put>(cfg, a);
+    }
+    gpu::check_launch("pingpong_kernel");
+    gpu::synchronize();
+    if (me_ != 0) return 0.0;
+    double sum_ns = 0.0;
+    for (const timing_slot& t : read_timings(cfg.workgroups)) sum_ns += double(t.end_ns - t.start_ns) / timed;
+    return sum_ns / cfg.workgroups;
+  }
+
+  void run_pingpong(const char* benchmark, const pingpong_config& cfg) {
+    const bool moves_data = cfg.kind == message::put;
+    const std::size_t received = std::size_t(cfg.workgroups) * cfg.bytes;
+    if (moves_data) {
+      gpu::fill(recv_, poison_byte, received);
+      gpu::synchronize();
+    }
+    const double us = measure_latency_us(
+        [&](unsigned warmup, unsigned timed) { return pingpong_round_trip_ns(cfg, warmup, timed); });
+    if (moves_data) {
+      Shim::barrier_all();
+      if (takes_part()) check_received(benchmark, recv_, received, peer_);
+    }
+    out_.row(Shim::traits.system, benchmark, scope_name(cfg.group), cfg.bytes, cfg.workgroups, cfg.threads, us, "us");
+  }
+
+  // One launch; returns GB/s on PE 0 (bytes moved over the slower sender's time).
+  double bandwidth_gbps(const bandwidth_args& a, unsigned workgroups, unsigned threads, bool both_directions) {
+    Shim::barrier_all();
+    const bool sends = both_directions ? takes_part() : me_ == 0;
+    double elapsed_ns = 0.0;
+    if (sends) {
+      put_bandwidth_kernel<Shim><<<workgroups, threads>>>(handle_, a);
+      gpu::check_launch("put_bandwidth_kernel");
+      gpu::synchronize();
+      std::uint64_t first_start = UINT64_MAX, last_end = 0;
+      for (const timing_slot& t : read_timings(workgroups)) {
+        first_start = std::min(first_start, t.start_ns);
+        last_end = std::max(last_end, t.end_ns);
+      }
+      elapsed_ns = double(last_end - first_start);
+    }
+    double slowest_ns = 0.0;
+    MPI_Reduce(&elapsed_ns, &slowest_ns, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (me_ != 0 || slowest_ns <= 0) return 0.0;
+    const double directions = both_directions ? 2.0 : 1.0;
+    return directions * double(a.bytes) * a.iterations / slowest_ns;  // bytes per ns = GB/s
+  }
+
+  void run_bandwidth(const launch_shape& shape, bool both_directions) {
+    const unsigned workgroups = shape_workgroups(shape);
+    const std::size_t slice = ((opt_.bw_bytes + workgroups - 1) / workgroups + 255) / 256 * 256;
+    bandwidth_args a{send_, recv_, opt_.bw_bytes, slice, peer_, 2, timings_};
+    gpu::fill(recv_, poison_byte, opt_.bw_bytes);
+    gpu::synchronize();
+    bandwidth_gbps(a, workgroups, shape.threads, both_directions);  // warm-up
+    a.iterations = opt_.bw_iterations;
+    std::vector<double> gbps;
+    for (unsigned r = 0; r < opt_.repetitions; ++r) gbps.push_back(bandwidth_gbps(a, workgroups, shape.threads, both_directions));
+    const char* benchmark = both_directions ? "put_bw_bi" : "put_bw_uni";
+    Shim::barrier_all();
+    if (both_directions ? takes_part() : me_ == 1) check_received(benchmark, recv_, opt_.bw_bytes, peer_);
+    out_.row(Shim::traits.system, benchmark, "wg", opt_.bw_bytes, workgroups, shape.threads, median(gbps), "GB/s");
+  }
+
+  // Inter-K (GIO paper §6.1): the data sits in GPU memory and the host moves it between kernels:
+  // D2H into pinned memory, MPI_Send/Recv, H2D. With `empty_kernel`, each side also launches and
+  // waits for an empty kernel per step: the kernel boundary a GPU-initiated put avoids.
+  struct inter_k_buffers {
+    void* device_send;
+    void* device_recv;
+    void* host_send;
+    void* host_recv;
+  };
+
+  void inter_k_round_trip(const inter_k_buffers& b, std::size_t bytes, bool empty_kernel_per_step) {
+    const int count = static_cast<int>(bytes);
+    auto send = [&] {
+      if (empty_kernel_per_step) {
+        empty_kernel<<<1, 1>>>();
+        gpu::check_launch("empty_kernel");
+        gpu::synchronize();
+      }
+      gpu::copy_to_host(b.host_send, b.device_send, bytes);
+      MPI_Send(b.host_send, count, MPI_BYTE, peer_, 0, MPI_COMM_WORLD);
+    };
+    auto receive = [&] {
+      MPI_Recv(b.host_recv, count, MPI_BYTE, peer_, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      gpu::copy_to_device(b.device_recv, b.host_recv, bytes);
+    };
+    if (me_ == 0) {
+      send();
+      receive();
+    } else {
+      receive();
+      send();
+    }
+  }
+
+  double inter_k_round_trip_ns(const inter_k_buffers& b, std::size_t bytes, bool empty_kernel_per_step,
+                               unsigned warmup, unsigned timed) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (!takes_part()) return 0.0;
+    for (unsigned i = 0; i < warmup; ++i) inter_k_round_trip(b, bytes, empty_kernel_per_step);
+    const auto start = std::chrono::steady_clock::now();
+    for (unsigned i = 0; i < timed; ++i) inter_k_round_trip(b, bytes, empty_kernel_per_step);
+    return since_ns(start) / timed;
+  }
+
+  void run_inter_k(bool empty_kernel_per_step) {
+    const char* system = empty_kernel_per_step ? "inter-k-empty" : "inter-k";
+    const std::size_t capacity = opt_.max_size;
+    const inter_k_buffers b{gpu::malloc_device(capacity), gpu::malloc_device(capacity), gpu::malloc_pinned(capacity),
+                            gpu::malloc_pinned(capacity)};
+    fill_with_pattern(b.device_send, capacity, me_);
+    for (std::size_t bytes : doubling_sizes(opt_.min_size, opt_.max_size)) {
+      gpu::fill(b.device_recv, poison_byte, bytes);
+      gpu::synchronize();
+      const double us = measure_latency_us([&](unsigned warmup, unsigned timed) {
+        return inter_k_round_trip_ns(b, bytes, empty_kernel_per_step, warmup, timed);
+      });
+      if (takes_part()) check_received(system, b.device_recv, bytes, peer_);
+      out_.row(system, "pingpong_put", "host", bytes, 0, 0, us, "us");
+    }
+    gpu::free_pinned(b.host_recv);
+    gpu::free_pinned(b.host_send);
+    gpu::free_device(b.device_recv);
+    gpu::free_device(b.device_send);
+  }
+
+  const options& opt_;
+  csv_writer& out_;
+  int me_;
+  int peer_ = 1;
+  int sm_count_ = 0;
+  typename Shim::handle handle_{};
+  char* send_ = nullptr;
+  char* recv_ = nullptr;
+  std::uint64_t* flags_ = nullptr;
+  std::uint64_t* ping_flags_ = nullptr;
+  std::uint64_t* pong_flags_ = nullptr;
+  timing_slot* timings_ = nullptr;
+  std::size_t buffer_bytes_ = 0;
+  unsigned max_workgroups_ = 1;
+  std::uint64_t next_sequence_ = 1;  // flags start at 0, below every sequence number
+};
+
+// Maximum over PEs, written by PE 0.
+inline void report_max(csv_writer& out, const char* system, const char* benchmark, std::size_t heap_bytes, double value,
+                       const char* unit) {
+  double max_value = 0.0;
+  MPI_Reduce(&value, &max_value, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  out.row(system, benchmark, "host", heap_bytes, 0, 0, max_value, unit);
+}
+
+// The symmetric heap size in force: the library's variable if the user set it, else --heap.
+inline std::size_t configure_heap_size(const char* variable, std::size_t default_bytes) {
+  setenv(variable, std::to_string(default_bytes).c_str(), 0);
+  try {
+    return parse_size(std::getenv(variable));
+  } catch (const usage_error&) {
+    return 0;  // a form this parser does not read; the library will say if it is wrong
+  }
+}
+
+template <class Shim>
+int run_benchmarks(const options& opt, int world_rank) {
+  csv_writer out(opt.csv_path, world_rank == 0);
+
+  // One GPU per PE where there are enough, by node-local rank; the library may choose itself.
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL, &node);
+  int local_rank = 0, local_size = 1;
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_size(node, &local_size);
+  MPI_Comm_free(&node);
+  const int devices = gpu::device_count();
+  if (devices == 0) throw std::runtime_error("no GPU visible");
+  int shares_gpu = local_size > devices ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &shares_gpu, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (Shim::traits.needs_gpu_per_pe && shares_gpu) {
+    if (world_rank == 0)
+      std::fprintf(stderr,
+                   "%s benchmarks skipped: %d PEs on a node with %d visible GPU(s). %s needs one GPU per PE\n"
+                   "(several PEs per GPU only under MPS); run one PE per GPU, or gio-bench for shared GPUs.\n",
+                   Shim::traits.system, local_size, devices, Shim::traits.system);
+    return exit_skipped;
+  }
+  const int device = local_rank % devices;
+  gpu::set_device(device);
+  gpu::create_context();  // so that the memory measured below is the library's, not the context's
+  const std::size_t heap_bytes = configure_heap_size(Shim::traits.heap_size_variable, opt.heap_bytes);
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::size_t free_before = gpu::free_memory();
+  const auto start = std::chrono::steady_clock::now();
+  const library_init_report library = Shim::init(MPI_COMM_WORLD);
+  const double init_ms = since_ns(start) / 1e6;
+  if (library.gpu >= 0 && library.gpu != device) {
+    std::fprintf(stderr, "%s: PE %d: library chose GPU %d, not %d; gpu_memory is not meaningful\n", Shim::traits.system,
+                 world_rank, library.gpu, device);
+    gpu::set_device(library.gpu);
+  }
+  if (Shim::my_pe() != world_rank) throw std::runtime_error("PE numbers differ from MPI ranks");
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::size_t free_after = gpu::free_memory();
+  const double used_mib = free_before > free_after ? double(free_before - free_after) / (1 << 20) : 0.0;
+
+  if (opt.wants("init")) {
+    report_max(out, Shim::traits.system, "init_time", heap_bytes, init_ms, "ms");
+    report_max(out, Shim::traits.system, "gpu_memory", heap_bytes, used_mib, "MiB");
+    if (library.reported_seconds >= 0)
+      report_max(out, Shim::traits.system, "init_time_reported", heap_bytes, library.reported_seconds * 1e3, "ms");
+    if (library.reported_bytes > 0)
+      report_max(out, Shim::traits.system, "gpu_memory_reported", heap_bytes, double(library.reported_bytes) / (1 << 20), "MiB");
+  }
+
+  harness<Shim>(opt, out).run();
+  Shim::finalize();
+  return 0;
+}
+
+// main() of both binaries. MPI comes first: the NVSHMEM bootstrap and the Inter-K baselines use
+// it, and gio bootstraps over an already initialised MPI.
+template <class Shim>
+int main_for(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int status = 0;
+  try {
+    const options opt = parse_options(argc, argv, Shim::traits.runs_host_baselines);
+    if (opt.help) {
+      if (rank == 0) print_help(argv[0], Shim::traits.system, Shim::traits.runs_host_baselines);
+    } else {
+      status = run_benchmarks<Shim>(opt, rank);
+    }
+  } catch (const usage_error& e) {  // every PE parses the same arguments, so all end here
+    if (rank == 0) std::fprintf(stderr, "%s: %s (see --help)\n", argv[0], e.what());
+    status = exit_usage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: PE %d: %s\n", argv[0], rank, e.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return status;
+}
+
+}  // namespace bench

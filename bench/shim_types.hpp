@@ -1,0 +1,20 @@
+// What the harness needs to know about a comm shim's library, and what its init() reports.
+#pragma once
+#include <cstddef>
+
+namespace bench {
+
+struct shim_traits {
+  const char* system;              // the CSV's system column
+  const char* heap_size_variable;  // the environment variable sizing the symmetric heap
+  bool needs_gpu_per_pe;           // cannot run several PEs on one GPU (the harness then skips)
+  bool runs_host_baselines;        // runs Inter-K by default (one binary does, so a merged CSV has them once)
+};
+
+struct library_init_report {
+  int gpu;                     // the GPU the library chose for this PE, -1 if it does not say
+  double reported_seconds;     // the library's own init time, < 0 if it does not say
+  std::size_t reported_bytes;  // device memory the library says it holds, 0 if it does not say
+};
+
+}  // namespace bench
