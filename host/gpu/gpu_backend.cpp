@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gio/device/checks.hpp"
+#include "gio/device/wait_core.hpp"
 #include "gio/platform/strong.hpp"
 #include "gpu/backend.hpp"
 #include "gpu/gpu_api.hpp"
@@ -21,9 +21,9 @@ __global__ void probe_loads_kernel(char* const* bases, int count, std::size_t of
 }
 
 // One thread: announce `epoch` in every peer's slot for this PE, then wait for every PE's
-// announcement in this PE's slots. The leading fence makes everything ordered before the
-// barrier (earlier work on the stream) visible before the announcement; the trailing acquire
-// lets later work see what the peers did before theirs.
+// announcement in this PE's slots. The leading SC fence makes everything ordered before the
+// barrier (earlier work on the stream) visible before the announcement (release); the wait
+// decides with acquire loads, so later work sees what the peers did before theirs.
 __global__ void barrier_kernel(device_handle h, std::size_t slots_offset, std::uint64_t epoch) {
   const ctx c{h};
   platform::fence_sc_system();
@@ -32,12 +32,9 @@ __global__ void barrier_kernel(device_handle h, std::size_t slots_offset, std::u
     if (base) platform::st_relaxed_sys(reinterpret_cast<std::uint64_t*>(base + slots_offset) + h.my_pe, epoch);
   }
   auto* mine = reinterpret_cast<std::uint64_t*>(h.heap_base + slots_offset);
-  for (int pe = 0; pe < h.n_pes; ++pe) {
-    detail::wait_budget budget(c);
-    for (std::uint64_t seen; (seen = platform::ld_relaxed_sys(mine + pe)) < epoch;)
-      budget.tick(c, "shmem_barrier_all_on_stream", source_location{__FILE__, __LINE__}, mine + pe, 3, epoch, seen);
-  }
-  platform::fence_acq_rel_system();
+  const source_location here{__FILE__, __LINE__};
+  for (int pe = 0; pe < h.n_pes; ++pe)
+    detail::wait_until(c, mine + pe, SHMEM_CMP_GE, epoch, "shmem_barrier_all_on_stream", here);
 }
 
 class gpu_backend final : public backend {

@@ -54,6 +54,16 @@ GIO_DEVICE std::uint64_t ld_relaxed_sys_bits(const std::uint64_t* p) {
   asm volatile("ld.relaxed.sys.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
   return v;
 }
+GIO_DEVICE std::uint8_t ld_acquire_sys_bits(const std::uint8_t* p) {
+  std::uint16_t v;
+  asm volatile("ld.acquire.sys.b8 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+  return static_cast<std::uint8_t>(v);
+}
+GIO_DEVICE std::uint16_t ld_acquire_sys_bits(const std::uint16_t* p) {
+  std::uint16_t v;
+  asm volatile("ld.acquire.sys.b16 %0, [%1];" : "=h"(v) : "l"(p) : "memory");
+  return v;
+}
 GIO_DEVICE std::uint32_t ld_acquire_sys_bits(const std::uint32_t* p) {
   std::uint32_t v;
   asm volatile("ld.acquire.sys.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");

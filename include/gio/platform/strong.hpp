@@ -14,7 +14,6 @@ template <class T> GIO_DEVICE void st_relaxed_sys(T* p, T v) {
   st_relaxed_sys_bits(reinterpret_cast<U*>(p), bit_cast<U>(v));
 }
 template <class T> GIO_DEVICE T ld_acquire_sys(const T* p) {
-  static_assert(sizeof(T) >= 4, "acquire loads are 4 or 8 bytes");
   using U = bits_t<T>;
   return bit_cast<T>(ld_acquire_sys_bits(reinterpret_cast<const U*>(p)));
 }
