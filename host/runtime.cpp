@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -121,8 +122,15 @@ void allocate_heap(runtime& r) {
                              "): " + config::format_size(r.device.free_bytes) + " free of " +
                              config::format_size(r.device.total_bytes));
   r.heap = static_cast<char*>(r.backend->allocate_heap(r.heap_bytes));
+  // Offsets are symmetric and addresses must honour shmem_align: both hold only if every PE's
+  // heap starts on the same (largest supported) alignment.
+  if (reinterpret_cast<std::uintptr_t>(r.heap) % heap_granularity != 0)
+    throw std::runtime_error("the symmetric heap is not 2 MiB aligned (backend " + std::string(r.backend->name()) + ")");
   r.backend->fill(r.heap, 0, r.internal_bytes);
-  r.allocator = std::make_unique<heap_allocator>(r.heap_bytes - r.internal_bytes);
+  // One allocator over the whole heap; gio's own page is its first block, at offset 0.
+  r.allocator = std::make_unique<heap_allocator>(r.heap_bytes);
+  if (r.allocator->allocate(r.internal_bytes) != std::optional<std::size_t>(0))
+    throw std::runtime_error("could not reserve gio's page of the heap");
 }
 
 std::vector<transports::p2p::heap_card> exchange_cards(runtime& r) {
@@ -236,8 +244,9 @@ void* collective_allocate(collective_kind kind, std::size_t size, std::size_t al
   runtime& r = running(collective_name(kind));
   check_collective_call(r, kind, size, alignment);
   ++r.collective_calls;
-  if (alignment & (alignment - 1)) {
-    std::fprintf(stderr, "gio: PE %d: shmem_align: alignment %zu is not a power of two\n", r.pe(), alignment);
+  if ((alignment & (alignment - 1)) || alignment > heap_granularity) {
+    std::fprintf(stderr, "gio: PE %d: shmem_align: alignment %zu is not a power of two of at most %zu\n", r.pe(),
+                 alignment, heap_granularity);
     r.boot->barrier();
     return nullptr;
   }
@@ -249,7 +258,7 @@ void* collective_allocate(collective_kind kind, std::size_t size, std::size_t al
     r.boot->barrier();
     return nullptr;
   }
-  char* ptr = r.heap + r.internal_bytes + *offset;
+  char* ptr = r.heap + *offset;
   if (kind == collective_kind::calloc && size) r.backend->fill(ptr, 0, size);
   r.boot->barrier();
   return ptr;
@@ -351,7 +360,7 @@ void shmem_free(void* ptr) {
   r.backend->synchronize();
   r.boot->barrier();  // no PE may still be using the block
   if (!ptr) return;
-  if (offset < r.internal_bytes || !r.allocator->release(offset - r.internal_bytes))
+  if (offset < r.internal_bytes || !r.allocator->release(offset))
     throw error(r.pe(), "shmem_free: " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
                             " was not returned by shmem_malloc/calloc/align (or was freed already)");
 }

@@ -25,6 +25,25 @@ std::runtime_error system_error(const std::string& what) {
   return std::runtime_error(what + ": " + std::strerror(errno));
 }
 
+// Maps `bytes` of the shm object at a 2 MiB-aligned address, like a GPU heap: reserve a larger
+// range, then map the object over its aligned part and release the rest.
+void* map_aligned(int fd, std::size_t bytes) {
+  constexpr std::size_t alignment = 2u << 20;
+  void* reserved = mmap(nullptr, bytes + alignment, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED) return nullptr;
+  const auto start = reinterpret_cast<std::uintptr_t>(reserved);
+  const std::uintptr_t aligned = (start + alignment - 1) / alignment * alignment;
+  void* heap = mmap(reinterpret_cast<void*>(aligned), bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  if (heap == MAP_FAILED) {
+    munmap(reserved, bytes + alignment);
+    return nullptr;
+  }
+  if (aligned > start) munmap(reserved, aligned - start);
+  const std::uintptr_t end = aligned + bytes, reserved_end = start + bytes + alignment;
+  if (reserved_end > end) munmap(reinterpret_cast<void*>(end), reserved_end - end);
+  return heap;
+}
+
 class shm_backend final : public backend {
  public:
   const char* name() const override { return "none (POSIX shared memory)"; }
@@ -51,9 +70,9 @@ class shm_backend final : public backend {
       shm_unlink(name_);
       throw system_error("sizing the shared-memory heap");
     }
-    void* heap = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void* heap = map_aligned(fd, bytes);
     close(fd);
-    if (heap == MAP_FAILED) {
+    if (heap == nullptr) {
       shm_unlink(name_);
       throw system_error("mapping the shared-memory heap");
     }
@@ -69,9 +88,9 @@ class shm_backend final : public backend {
   void* import_heap(const heap_export& exported, std::size_t bytes) override {
     const int fd = shm_open(exported.bytes, O_RDWR, 0600);
     if (fd < 0) throw system_error(std::string("opening a peer's heap ") + exported.bytes);
-    void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void* mapped = map_aligned(fd, bytes);
     close(fd);
-    if (mapped == MAP_FAILED) throw system_error(std::string("mapping a peer's heap ") + exported.bytes);
+    if (mapped == nullptr) throw system_error(std::string("mapping a peer's heap ") + exported.bytes);
     return mapped;
   }
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds and tests gio on a machine without a GPU (what CI runs):
+#   1. GIO_GPU=none, Debug (checked): the host runtime over a shared-memory heap; unit + mp tests.
+#   2. GIO_GPU=cuda (if nvcc exists) and GIO_GPU=hip (if hipcc exists): compile only, so the device
+#      library, tests/gpu, bench and the header checks build for both vendors. GPU tests run on
+#      GPU machines (scripts/gpu-check.sh), not here.
+# The ctest summary is printed last. Build trees: build/test-<vendor>-<type> (GIO_TEST_BUILD_ROOT).
+#   scripts/test.sh [--host-only]    --host-only: skip the vendor compile builds
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_root=${GIO_TEST_BUILD_ROOT:-$repo/build}
+jobs=${GIO_TEST_JOBS:-2}
+host_only=false
+for arg in "$@"; do
+  case "$arg" in
+    --host-only) host_only=true ;;
+    *) echo "test.sh: unknown option '$arg' (expected --host-only)" >&2; exit 2 ;;
+  esac
+done
+
+# build <dir> <cmake options...>: configure (once) and build with ninja.
+build() {
+  local dir=$1
+  shift
+  echo "== test.sh: building $dir ($*)"
+  cmake -S "$repo" -B "$dir" -G Ninja "$@"
+  cmake --build "$dir" -- -j"$jobs"
+}
+
+host_dir=$build_root/test-none-debug
+build "$host_dir" -DGIO_GPU=none -DCMAKE_BUILD_TYPE=Debug -DGIO_CHECKS=ON
+
+if ! $host_only; then
+  nvcc=$(command -v nvcc || true)
+  [[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
+  if [[ -n $nvcc ]]; then
+    # Release is what the GPU machines run; tests/gpu compiles its bad-input kernels with the
+    # device-side checks on, so the checked device code is compiled here too.
+    build "$build_root/test-cuda-release" -DGIO_GPU=cuda -DCMAKE_CUDA_COMPILER="$nvcc" \
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DGIO_BUILD_TESTS=ON
+  else
+    echo "== test.sh: nvcc not found; CUDA compile skipped"
+  fi
+  if command -v hipcc >/dev/null; then
+    # hipcc is slow (tens of seconds per device TU): one build, checked, so it compiles the most code.
+    build "$build_root/test-hip-debug" -DGIO_GPU=hip -DCMAKE_CXX_COMPILER=hipcc -DCMAKE_BUILD_TYPE=Debug \
+      -DGIO_BUILD_TESTS=ON
+  else
+    echo "== test.sh: hipcc not found; HIP compile skipped"
+  fi
+fi
+
+echo "== test.sh: running unit and mp tests in $host_dir"
+cd "$host_dir"
+# The host build is checked, so the tests that need the library's checks run too.
+GIO_TEST_CHECKED=1 ctest --output-on-failure -L 'unit|mp'

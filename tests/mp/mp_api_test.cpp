@@ -1,0 +1,204 @@
+// The host API across processes (mpirun -np N). In a GIO_GPU=none build every heap is POSIX
+// shared memory mapped by its node-local peers, so puts, gets and shmem_ptr really move data
+// between processes. Every test runs on every PE and makes the same collective calls in the
+// same order; checks use EXPECT (not ASSERT) before barriers so a failing PE never leaves the
+// others waiting.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "gio/host.hpp"
+#include "mp_test_support.hpp"
+
+namespace gio {
+namespace {
+
+// Small on purpose: the exhaustion test must be able to ask for more than there is.
+constexpr std::size_t heap_size = 1u << 20;
+constexpr const char* heap_size_text = "1M";
+
+// A symmetric array of every PE's view of some values: each PE fills its row locally, and
+// rows() reads every PE's row with shmem_getmem.
+class symmetric_table {
+ public:
+  explicit symmetric_table(std::size_t columns)
+      : columns_(columns), mine_(static_cast<std::int64_t*>(shmem_calloc(columns, sizeof(std::int64_t)))) {}
+  ~symmetric_table() { shmem_free(mine_); }
+  std::int64_t* mine() { return mine_; }
+  std::vector<std::vector<std::int64_t>> rows() {
+    shmem_barrier_all();  // every PE has filled its row
+    std::vector<std::vector<std::int64_t>> all(shmem_n_pes(), std::vector<std::int64_t>(columns_));
+    for (int pe = 0; pe < shmem_n_pes(); ++pe) shmem_getmem(all[pe].data(), mine_, columns_ * sizeof(std::int64_t), pe);
+    shmem_barrier_all();  // nobody frees or refills before everyone has read
+    return all;
+  }
+
+ private:
+  std::size_t columns_;
+  std::int64_t* mine_;
+};
+
+unsigned char pattern_byte(int pe, std::size_t i) { return static_cast<unsigned char>(pe * 37 + i * 7 + 1); }
+
+TEST(MpHost, InitializedWithLauncherRankAndSize) {
+  EXPECT_TRUE(shmem_initialized());
+  EXPECT_EQ(shmem_my_pe(), mp_test::launcher_rank());
+  EXPECT_EQ(shmem_n_pes(), mp_test::launcher_size());
+  EXPECT_GE(shmem_n_pes(), 2) << "run these tests under mpirun -np 2 or more";
+}
+
+TEST(MpHost, CollectiveAllocationsHaveTheSameOffsetOnEveryPE) {
+  const std::size_t sizes[] = {8, 1000, 4096, 3, 65536, 256};
+  std::vector<void*> blocks;
+  for (std::size_t size : sizes) blocks.push_back(shmem_malloc(size));
+  blocks.push_back(shmem_align(4096, 10));
+  blocks.push_back(shmem_calloc(10, 24));
+  {
+    symmetric_table offsets(blocks.size());
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      EXPECT_NE(blocks[i], nullptr) << "block " << i;
+      offsets.mine()[i] = static_cast<char*>(blocks[i]) - static_cast<char*>(blocks[0]);
+    }
+    const auto all = offsets.rows();
+    for (int pe = 0; pe < shmem_n_pes(); ++pe) EXPECT_EQ(all[pe], all[shmem_my_pe()]) << "PE " << pe;
+  }
+  for (auto it = blocks.rbegin(); it != blocks.rend(); ++it) shmem_free(*it);
+}
+
+TEST(MpHost, CallocZeroesReusedMemory) {
+  constexpr std::size_t bytes = 8192;
+  auto* dirty = static_cast<unsigned char*>(shmem_malloc(bytes));
+  ASSERT_NE(dirty, nullptr);
+  std::memset(dirty, 0xA5, bytes);
+  shmem_free(dirty);
+  auto* zeroed = static_cast<unsigned char*>(shmem_calloc(bytes / 8, 8));
+  ASSERT_NE(zeroed, nullptr);
+  EXPECT_EQ(zeroed, dirty) << "first fit reuses the block, so calloc must have cleared it";
+  std::size_t nonzero = 0;
+  for (std::size_t i = 0; i < bytes; ++i) nonzero += zeroed[i] != 0;
+  EXPECT_EQ(nonzero, 0u);
+  shmem_free(zeroed);
+}
+
+TEST(MpHost, AlignHonoursAlignment) {
+  void* skew = shmem_malloc(1);  // so that an aligned block cannot be aligned by accident
+  for (std::size_t alignment : {std::size_t{512}, std::size_t{4096}, std::size_t{65536}}) {
+    void* p = shmem_align(alignment, 100);
+    ASSERT_NE(p, nullptr) << alignment;
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignment, 0u) << alignment;
+    shmem_free(p);
+  }
+  EXPECT_EQ(shmem_align(48, 100), nullptr) << "48 is not a power of two";
+  shmem_free(skew);
+}
+
+TEST(MpHost, FreedMemoryIsReused) {
+  void* first = shmem_malloc(10000);
+  ASSERT_NE(first, nullptr);
+  shmem_free(first);
+  void* second = shmem_malloc(10000);
+  EXPECT_EQ(second, first);
+  shmem_free(second);
+}
+
+TEST(MpHost, ExhaustionReturnsNullOnEveryPEAndTheHeapStaysUsable) {
+  EXPECT_EQ(shmem_malloc(2 * heap_size), nullptr);
+  EXPECT_EQ(shmem_calloc(heap_size, 4), nullptr);
+  void* p = shmem_malloc(heap_size / 2);
+  EXPECT_NE(p, nullptr) << "a failed allocation must not leak heap";
+  shmem_free(p);
+}
+
+TEST(MpHost, PutRingDeliversToTheNextPE) {
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{1000}, std::size_t{256 * 1024 + 5}}) {
+    SCOPED_TRACE(bytes);
+    const int me = shmem_my_pe(), n = shmem_n_pes();
+    const int next = (me + 1) % n, previous = (me + n - 1) % n;
+    auto* inbox = static_cast<unsigned char*>(shmem_calloc(bytes, 1));
+    ASSERT_NE(inbox, nullptr);
+    std::vector<unsigned char> mine(bytes);
+    for (std::size_t i = 0; i < bytes; ++i) mine[i] = pattern_byte(me, i);
+
+    shmem_putmem(inbox, mine.data(), bytes, next);
+    shmem_barrier_all();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < bytes; ++i) wrong += inbox[i] != pattern_byte(previous, i);
+    EXPECT_EQ(wrong, 0u) << "bytes from PE " << previous;
+
+    std::vector<unsigned char> fetched(bytes);
+    shmem_getmem(fetched.data(), inbox, bytes, next);  // what this PE put there
+    EXPECT_EQ(fetched, mine);
+    shmem_free(inbox);
+  }
+}
+
+TEST(MpHost, ShmemPtrReachesEveryNodeLocalPeer) {
+  auto* slots = static_cast<std::int64_t*>(shmem_calloc(shmem_n_pes(), sizeof(std::int64_t)));
+  ASSERT_NE(slots, nullptr);
+  EXPECT_EQ(shmem_ptr(slots, shmem_my_pe()), static_cast<void*>(slots)) << "this PE's own address";
+  for (int pe = 0; pe < shmem_n_pes(); ++pe) {
+    auto* remote = static_cast<std::int64_t*>(shmem_ptr(slots, pe));
+    EXPECT_NE(remote, nullptr) << "PE " << pe << " is on this node";
+    if (remote) remote[shmem_my_pe()] = 1000 + shmem_my_pe();  // a plain store into pe's heap
+  }
+  EXPECT_EQ(shmem_ptr(slots, shmem_n_pes()), nullptr) << "no such PE";
+  int not_symmetric = 0;
+  EXPECT_EQ(shmem_ptr(&not_symmetric, 0), nullptr) << "not a symmetric address";
+  shmem_barrier_all();
+  for (int pe = 0; pe < shmem_n_pes(); ++pe) EXPECT_EQ(slots[pe], 1000 + pe) << "store from PE " << pe;
+  shmem_free(slots);
+}
+
+TEST(MpHost, BarrierCompletesPutsAndSeparatesRounds) {
+  const int me = shmem_my_pe(), n = shmem_n_pes();
+  auto* seen = static_cast<std::int64_t*>(shmem_calloc(n, sizeof(std::int64_t)));
+  ASSERT_NE(seen, nullptr);
+  int late = 0;
+  for (std::int64_t round = 1; round <= 50; ++round) {
+    for (int pe = 0; pe < n; ++pe) shmem_putmem(&seen[me], &round, sizeof round, pe);
+    shmem_barrier_all();  // every PE's round-r puts are now here
+    for (int pe = 0; pe < n; ++pe) late += seen[pe] != round;
+    shmem_barrier_all();  // nobody starts round r+1 before everyone has checked round r
+  }
+  EXPECT_EQ(late, 0);
+  shmem_free(seen);
+}
+
+TEST(MpHost, OutOfRangePEIsAnErrorNamingThisPE) {
+  auto* buffer = static_cast<char*>(shmem_malloc(64));
+  char byte = 0;
+  try {
+    shmem_putmem(buffer, &byte, 1, shmem_n_pes());
+    ADD_FAILURE() << "putmem to PE " << shmem_n_pes() << " did not throw";
+  } catch (const error& e) {
+    EXPECT_EQ(e.pe(), shmem_my_pe());
+    EXPECT_NE(std::string(e.what()).find("PE " + std::to_string(shmem_n_pes())), std::string::npos) << e.what();
+  }
+  shmem_free(buffer);
+}
+
+}  // namespace
+}  // namespace gio
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (gio::shmem_initialized()) return 2;
+  ::setenv("GIO_SYMMETRIC_SIZE", gio::heap_size_text, 1);
+  try {
+    gio::shmem_init();
+  } catch (const gio::error& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 1;
+  }
+  const int failed = RUN_ALL_TESTS();
+  gio::shmem_finalize();
+  if (gio::shmem_initialized()) {
+    std::fprintf(stderr, "shmem_initialized() is still true after shmem_finalize\n");
+    return 2;
+  }
+  return failed;
+}
