@@ -18,9 +18,20 @@ for arg in "$@"; do
   esac
 done
 
+# A tool already on PATH (e.g. cmake/ninja from pip, as on the GPU machines) counts as present.
+provided_otherwise() {
+  case "$1" in
+    cmake | g++ | python3 | hipcc) command -v "$1" >/dev/null ;;
+    ninja-build) command -v ninja >/dev/null ;;
+    python3-matplotlib) python3 -c 'import matplotlib' 2>/dev/null ;;
+    *) return 1 ;;
+  esac
+}
+
 missing=()
 for package in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' &&
+    ! provided_otherwise "$package"; then
     missing+=("$package")
   fi
 done
