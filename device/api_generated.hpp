@@ -483,47 +483,556 @@ GIO_DEVICE std::size_t shmem_size_test_some(const ctx& c, std::size_t* ivars, st
 GIO_DEVICE std::size_t shmem_ptrdiff_test_some(const ctx& c, std::ptrdiff_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { return detail::test_some(c, ivars, nelems, indices, status, cmp, value, "shmem_ptrdiff_test_some", loc); }
 
 namespace types {
-// The tables above, for tests and benchmarks that iterate over every type.
-template <class T> struct type_entry { const char* name; using type = T; };
+// The tables above, for tests and benchmarks that iterate over every type: each entry has the
+// type, its name, and `typed`, the struct of its typed bindings.
+struct rma_float {
+  static GIO_DEVICE void put(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, float* dest, const float* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_float_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, float* dest, float value, int pe, source_location loc = source_location::current()) { shmem_ctx_float_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE float g(const ctx& c, const float* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_float_g(c, source, pe, loc); }
+};
+struct rma_double {
+  static GIO_DEVICE void put(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, double* dest, const double* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_double_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, double* dest, double value, int pe, source_location loc = source_location::current()) { shmem_ctx_double_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE double g(const ctx& c, const double* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_double_g(c, source, pe, loc); }
+};
+struct rma_char {
+  static GIO_DEVICE void put(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, char* dest, const char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_char_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, char* dest, char value, int pe, source_location loc = source_location::current()) { shmem_ctx_char_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE char g(const ctx& c, const char* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_char_g(c, source, pe, loc); }
+};
+struct rma_schar {
+  static GIO_DEVICE void put(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, signed char* dest, const signed char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, signed char* dest, signed char value, int pe, source_location loc = source_location::current()) { shmem_ctx_schar_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE signed char g(const ctx& c, const signed char* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_schar_g(c, source, pe, loc); }
+};
+struct rma_short {
+  static GIO_DEVICE void put(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, short* dest, const short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_short_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, short* dest, short value, int pe, source_location loc = source_location::current()) { shmem_ctx_short_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE short g(const ctx& c, const short* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_short_g(c, source, pe, loc); }
+};
+struct rma_int {
+  static GIO_DEVICE void put(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, int* dest, const int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, int* dest, int value, int pe, source_location loc = source_location::current()) { shmem_ctx_int_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE int g(const ctx& c, const int* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_int_g(c, source, pe, loc); }
+};
+struct rma_long {
+  static GIO_DEVICE void put(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, long* dest, const long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_long_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, long* dest, long value, int pe, source_location loc = source_location::current()) { shmem_ctx_long_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE long g(const ctx& c, const long* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_long_g(c, source, pe, loc); }
+};
+struct rma_longlong {
+  static GIO_DEVICE void put(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, long long* dest, const long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, long long* dest, long long value, int pe, source_location loc = source_location::current()) { shmem_ctx_longlong_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE long long g(const ctx& c, const long long* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_longlong_g(c, source, pe, loc); }
+};
+struct rma_uchar {
+  static GIO_DEVICE void put(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, unsigned char* dest, const unsigned char* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, unsigned char* dest, unsigned char value, int pe, source_location loc = source_location::current()) { shmem_ctx_uchar_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE unsigned char g(const ctx& c, const unsigned char* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_uchar_g(c, source, pe, loc); }
+};
+struct rma_ushort {
+  static GIO_DEVICE void put(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, unsigned short* dest, const unsigned short* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, unsigned short* dest, unsigned short value, int pe, source_location loc = source_location::current()) { shmem_ctx_ushort_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE unsigned short g(const ctx& c, const unsigned short* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_ushort_g(c, source, pe, loc); }
+};
+struct rma_uint {
+  static GIO_DEVICE void put(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, unsigned int* dest, const unsigned int* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, unsigned int* dest, unsigned int value, int pe, source_location loc = source_location::current()) { shmem_ctx_uint_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE unsigned int g(const ctx& c, const unsigned int* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_uint_g(c, source, pe, loc); }
+};
+struct rma_ulong {
+  static GIO_DEVICE void put(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, unsigned long* dest, const unsigned long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, unsigned long* dest, unsigned long value, int pe, source_location loc = source_location::current()) { shmem_ctx_ulong_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE unsigned long g(const ctx& c, const unsigned long* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_ulong_g(c, source, pe, loc); }
+};
+struct rma_ulonglong {
+  static GIO_DEVICE void put(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, unsigned long long* dest, const unsigned long long* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, unsigned long long* dest, unsigned long long value, int pe, source_location loc = source_location::current()) { shmem_ctx_ulonglong_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE unsigned long long g(const ctx& c, const unsigned long long* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_ulonglong_g(c, source, pe, loc); }
+};
+struct rma_int8 {
+  static GIO_DEVICE void put(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::int8_t* dest, const std::int8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::int8_t* dest, std::int8_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_int8_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::int8_t g(const ctx& c, const std::int8_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_int8_g(c, source, pe, loc); }
+};
+struct rma_int16 {
+  static GIO_DEVICE void put(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::int16_t* dest, const std::int16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::int16_t* dest, std::int16_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_int16_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::int16_t g(const ctx& c, const std::int16_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_int16_g(c, source, pe, loc); }
+};
+struct rma_int32 {
+  static GIO_DEVICE void put(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::int32_t* dest, const std::int32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::int32_t* dest, std::int32_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_int32_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::int32_t g(const ctx& c, const std::int32_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_int32_g(c, source, pe, loc); }
+};
+struct rma_int64 {
+  static GIO_DEVICE void put(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::int64_t* dest, const std::int64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::int64_t* dest, std::int64_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_int64_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::int64_t g(const ctx& c, const std::int64_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_int64_g(c, source, pe, loc); }
+};
+struct rma_uint8 {
+  static GIO_DEVICE void put(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::uint8_t* dest, const std::uint8_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::uint8_t* dest, std::uint8_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_uint8_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::uint8_t g(const ctx& c, const std::uint8_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_uint8_g(c, source, pe, loc); }
+};
+struct rma_uint16 {
+  static GIO_DEVICE void put(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::uint16_t* dest, const std::uint16_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::uint16_t* dest, std::uint16_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_uint16_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::uint16_t g(const ctx& c, const std::uint16_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_uint16_g(c, source, pe, loc); }
+};
+struct rma_uint32 {
+  static GIO_DEVICE void put(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::uint32_t* dest, const std::uint32_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::uint32_t* dest, std::uint32_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_uint32_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::uint32_t g(const ctx& c, const std::uint32_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_uint32_g(c, source, pe, loc); }
+};
+struct rma_uint64 {
+  static GIO_DEVICE void put(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::uint64_t* dest, const std::uint64_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::uint64_t* dest, std::uint64_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_uint64_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::uint64_t g(const ctx& c, const std::uint64_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_uint64_g(c, source, pe, loc); }
+};
+struct rma_size {
+  static GIO_DEVICE void put(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::size_t* dest, const std::size_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_size_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::size_t* dest, std::size_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_size_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::size_t g(const ctx& c, const std::size_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_size_g(c, source, pe, loc); }
+};
+struct rma_ptrdiff {
+  static GIO_DEVICE void put(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_put(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wave(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_put_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_wg(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_put_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_put_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wave(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_put_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void put_nbi_wg(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_put_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_get(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wave(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_get_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_wg(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_get_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_get_nbi(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wave(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_get_nbi_wave(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void get_nbi_wg(const ctx& c, std::ptrdiff_t* dest, const std::ptrdiff_t* source, std::size_t nelems, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_get_nbi_wg(c, dest, source, nelems, pe, loc); }
+  static GIO_DEVICE void p(const ctx& c, std::ptrdiff_t* dest, std::ptrdiff_t value, int pe, source_location loc = source_location::current()) { shmem_ctx_ptrdiff_p(c, dest, value, pe, loc); }
+  static GIO_DEVICE std::ptrdiff_t g(const ctx& c, const std::ptrdiff_t* source, int pe, source_location loc = source_location::current()) { return shmem_ctx_ptrdiff_g(c, source, pe, loc); }
+};
+struct sync_short {
+  static GIO_DEVICE void wait_until(const ctx& c, short* ivar, int cmp, short value, source_location loc = source_location::current()) { shmem_short_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, short* ivar, int cmp, short value, source_location loc = source_location::current()) { return shmem_short_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, short* ivars, std::size_t nelems, const int* status, int cmp, short value, source_location loc = source_location::current()) { shmem_short_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, short* ivars, std::size_t nelems, const int* status, int cmp, short value, source_location loc = source_location::current()) { return shmem_short_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, short* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, short value, source_location loc = source_location::current()) { return shmem_short_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, short* ivars, std::size_t nelems, const int* status, int cmp, short value, source_location loc = source_location::current()) { return shmem_short_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, short* ivars, std::size_t nelems, const int* status, int cmp, short value, source_location loc = source_location::current()) { return shmem_short_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, short* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, short value, source_location loc = source_location::current()) { return shmem_short_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_int {
+  static GIO_DEVICE void wait_until(const ctx& c, int* ivar, int cmp, int value, source_location loc = source_location::current()) { shmem_int_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, int* ivar, int cmp, int value, source_location loc = source_location::current()) { return shmem_int_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, int* ivars, std::size_t nelems, const int* status, int cmp, int value, source_location loc = source_location::current()) { shmem_int_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, int* ivars, std::size_t nelems, const int* status, int cmp, int value, source_location loc = source_location::current()) { return shmem_int_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, int* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, int value, source_location loc = source_location::current()) { return shmem_int_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, int* ivars, std::size_t nelems, const int* status, int cmp, int value, source_location loc = source_location::current()) { return shmem_int_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, int* ivars, std::size_t nelems, const int* status, int cmp, int value, source_location loc = source_location::current()) { return shmem_int_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, int* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, int value, source_location loc = source_location::current()) { return shmem_int_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_long {
+  static GIO_DEVICE void wait_until(const ctx& c, long* ivar, int cmp, long value, source_location loc = source_location::current()) { shmem_long_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, long* ivar, int cmp, long value, source_location loc = source_location::current()) { return shmem_long_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, long* ivars, std::size_t nelems, const int* status, int cmp, long value, source_location loc = source_location::current()) { shmem_long_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, long* ivars, std::size_t nelems, const int* status, int cmp, long value, source_location loc = source_location::current()) { return shmem_long_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, long value, source_location loc = source_location::current()) { return shmem_long_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, long* ivars, std::size_t nelems, const int* status, int cmp, long value, source_location loc = source_location::current()) { return shmem_long_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, long* ivars, std::size_t nelems, const int* status, int cmp, long value, source_location loc = source_location::current()) { return shmem_long_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, long value, source_location loc = source_location::current()) { return shmem_long_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_longlong {
+  static GIO_DEVICE void wait_until(const ctx& c, long long* ivar, int cmp, long long value, source_location loc = source_location::current()) { shmem_longlong_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, long long* ivar, int cmp, long long value, source_location loc = source_location::current()) { return shmem_longlong_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, long long* ivars, std::size_t nelems, const int* status, int cmp, long long value, source_location loc = source_location::current()) { shmem_longlong_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, long long* ivars, std::size_t nelems, const int* status, int cmp, long long value, source_location loc = source_location::current()) { return shmem_longlong_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, long long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, long long value, source_location loc = source_location::current()) { return shmem_longlong_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, long long* ivars, std::size_t nelems, const int* status, int cmp, long long value, source_location loc = source_location::current()) { return shmem_longlong_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, long long* ivars, std::size_t nelems, const int* status, int cmp, long long value, source_location loc = source_location::current()) { return shmem_longlong_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, long long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, long long value, source_location loc = source_location::current()) { return shmem_longlong_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_ushort {
+  static GIO_DEVICE void wait_until(const ctx& c, unsigned short* ivar, int cmp, unsigned short value, source_location loc = source_location::current()) { shmem_ushort_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, unsigned short* ivar, int cmp, unsigned short value, source_location loc = source_location::current()) { return shmem_ushort_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, unsigned short* ivars, std::size_t nelems, const int* status, int cmp, unsigned short value, source_location loc = source_location::current()) { shmem_ushort_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, unsigned short* ivars, std::size_t nelems, const int* status, int cmp, unsigned short value, source_location loc = source_location::current()) { return shmem_ushort_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, unsigned short* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned short value, source_location loc = source_location::current()) { return shmem_ushort_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, unsigned short* ivars, std::size_t nelems, const int* status, int cmp, unsigned short value, source_location loc = source_location::current()) { return shmem_ushort_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, unsigned short* ivars, std::size_t nelems, const int* status, int cmp, unsigned short value, source_location loc = source_location::current()) { return shmem_ushort_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, unsigned short* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned short value, source_location loc = source_location::current()) { return shmem_ushort_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_uint {
+  static GIO_DEVICE void wait_until(const ctx& c, unsigned int* ivar, int cmp, unsigned int value, source_location loc = source_location::current()) { shmem_uint_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, unsigned int* ivar, int cmp, unsigned int value, source_location loc = source_location::current()) { return shmem_uint_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, unsigned int* ivars, std::size_t nelems, const int* status, int cmp, unsigned int value, source_location loc = source_location::current()) { shmem_uint_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, unsigned int* ivars, std::size_t nelems, const int* status, int cmp, unsigned int value, source_location loc = source_location::current()) { return shmem_uint_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, unsigned int* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned int value, source_location loc = source_location::current()) { return shmem_uint_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, unsigned int* ivars, std::size_t nelems, const int* status, int cmp, unsigned int value, source_location loc = source_location::current()) { return shmem_uint_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, unsigned int* ivars, std::size_t nelems, const int* status, int cmp, unsigned int value, source_location loc = source_location::current()) { return shmem_uint_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, unsigned int* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned int value, source_location loc = source_location::current()) { return shmem_uint_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_ulong {
+  static GIO_DEVICE void wait_until(const ctx& c, unsigned long* ivar, int cmp, unsigned long value, source_location loc = source_location::current()) { shmem_ulong_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, unsigned long* ivar, int cmp, unsigned long value, source_location loc = source_location::current()) { return shmem_ulong_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, unsigned long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long value, source_location loc = source_location::current()) { shmem_ulong_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, unsigned long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long value, source_location loc = source_location::current()) { return shmem_ulong_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, unsigned long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned long value, source_location loc = source_location::current()) { return shmem_ulong_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, unsigned long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long value, source_location loc = source_location::current()) { return shmem_ulong_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, unsigned long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long value, source_location loc = source_location::current()) { return shmem_ulong_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, unsigned long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned long value, source_location loc = source_location::current()) { return shmem_ulong_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_ulonglong {
+  static GIO_DEVICE void wait_until(const ctx& c, unsigned long long* ivar, int cmp, unsigned long long value, source_location loc = source_location::current()) { shmem_ulonglong_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, unsigned long long* ivar, int cmp, unsigned long long value, source_location loc = source_location::current()) { return shmem_ulonglong_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, unsigned long long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long long value, source_location loc = source_location::current()) { shmem_ulonglong_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, unsigned long long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long long value, source_location loc = source_location::current()) { return shmem_ulonglong_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, unsigned long long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned long long value, source_location loc = source_location::current()) { return shmem_ulonglong_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, unsigned long long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long long value, source_location loc = source_location::current()) { return shmem_ulonglong_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, unsigned long long* ivars, std::size_t nelems, const int* status, int cmp, unsigned long long value, source_location loc = source_location::current()) { return shmem_ulonglong_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, unsigned long long* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, unsigned long long value, source_location loc = source_location::current()) { return shmem_ulonglong_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_int32 {
+  static GIO_DEVICE void wait_until(const ctx& c, std::int32_t* ivar, int cmp, std::int32_t value, source_location loc = source_location::current()) { shmem_int32_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, std::int32_t* ivar, int cmp, std::int32_t value, source_location loc = source_location::current()) { return shmem_int32_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, std::int32_t* ivars, std::size_t nelems, const int* status, int cmp, std::int32_t value, source_location loc = source_location::current()) { shmem_int32_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, std::int32_t* ivars, std::size_t nelems, const int* status, int cmp, std::int32_t value, source_location loc = source_location::current()) { return shmem_int32_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, std::int32_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::int32_t value, source_location loc = source_location::current()) { return shmem_int32_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, std::int32_t* ivars, std::size_t nelems, const int* status, int cmp, std::int32_t value, source_location loc = source_location::current()) { return shmem_int32_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, std::int32_t* ivars, std::size_t nelems, const int* status, int cmp, std::int32_t value, source_location loc = source_location::current()) { return shmem_int32_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, std::int32_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::int32_t value, source_location loc = source_location::current()) { return shmem_int32_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_int64 {
+  static GIO_DEVICE void wait_until(const ctx& c, std::int64_t* ivar, int cmp, std::int64_t value, source_location loc = source_location::current()) { shmem_int64_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, std::int64_t* ivar, int cmp, std::int64_t value, source_location loc = source_location::current()) { return shmem_int64_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, std::int64_t* ivars, std::size_t nelems, const int* status, int cmp, std::int64_t value, source_location loc = source_location::current()) { shmem_int64_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, std::int64_t* ivars, std::size_t nelems, const int* status, int cmp, std::int64_t value, source_location loc = source_location::current()) { return shmem_int64_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, std::int64_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::int64_t value, source_location loc = source_location::current()) { return shmem_int64_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, std::int64_t* ivars, std::size_t nelems, const int* status, int cmp, std::int64_t value, source_location loc = source_location::current()) { return shmem_int64_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, std::int64_t* ivars, std::size_t nelems, const int* status, int cmp, std::int64_t value, source_location loc = source_location::current()) { return shmem_int64_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, std::int64_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::int64_t value, source_location loc = source_location::current()) { return shmem_int64_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_uint32 {
+  static GIO_DEVICE void wait_until(const ctx& c, std::uint32_t* ivar, int cmp, std::uint32_t value, source_location loc = source_location::current()) { shmem_uint32_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, std::uint32_t* ivar, int cmp, std::uint32_t value, source_location loc = source_location::current()) { return shmem_uint32_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, std::uint32_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint32_t value, source_location loc = source_location::current()) { shmem_uint32_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, std::uint32_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint32_t value, source_location loc = source_location::current()) { return shmem_uint32_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, std::uint32_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::uint32_t value, source_location loc = source_location::current()) { return shmem_uint32_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, std::uint32_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint32_t value, source_location loc = source_location::current()) { return shmem_uint32_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, std::uint32_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint32_t value, source_location loc = source_location::current()) { return shmem_uint32_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, std::uint32_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::uint32_t value, source_location loc = source_location::current()) { return shmem_uint32_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_uint64 {
+  static GIO_DEVICE void wait_until(const ctx& c, std::uint64_t* ivar, int cmp, std::uint64_t value, source_location loc = source_location::current()) { shmem_uint64_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, std::uint64_t* ivar, int cmp, std::uint64_t value, source_location loc = source_location::current()) { return shmem_uint64_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, std::uint64_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint64_t value, source_location loc = source_location::current()) { shmem_uint64_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, std::uint64_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint64_t value, source_location loc = source_location::current()) { return shmem_uint64_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, std::uint64_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::uint64_t value, source_location loc = source_location::current()) { return shmem_uint64_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, std::uint64_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint64_t value, source_location loc = source_location::current()) { return shmem_uint64_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, std::uint64_t* ivars, std::size_t nelems, const int* status, int cmp, std::uint64_t value, source_location loc = source_location::current()) { return shmem_uint64_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, std::uint64_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::uint64_t value, source_location loc = source_location::current()) { return shmem_uint64_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_size {
+  static GIO_DEVICE void wait_until(const ctx& c, std::size_t* ivar, int cmp, std::size_t value, source_location loc = source_location::current()) { shmem_size_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, std::size_t* ivar, int cmp, std::size_t value, source_location loc = source_location::current()) { return shmem_size_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, std::size_t* ivars, std::size_t nelems, const int* status, int cmp, std::size_t value, source_location loc = source_location::current()) { shmem_size_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, std::size_t* ivars, std::size_t nelems, const int* status, int cmp, std::size_t value, source_location loc = source_location::current()) { return shmem_size_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, std::size_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::size_t value, source_location loc = source_location::current()) { return shmem_size_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, std::size_t* ivars, std::size_t nelems, const int* status, int cmp, std::size_t value, source_location loc = source_location::current()) { return shmem_size_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, std::size_t* ivars, std::size_t nelems, const int* status, int cmp, std::size_t value, source_location loc = source_location::current()) { return shmem_size_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, std::size_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::size_t value, source_location loc = source_location::current()) { return shmem_size_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+struct sync_ptrdiff {
+  static GIO_DEVICE void wait_until(const ctx& c, std::ptrdiff_t* ivar, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { shmem_ptrdiff_wait_until(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE int test(const ctx& c, std::ptrdiff_t* ivar, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { return shmem_ptrdiff_test(c, ivar, cmp, value, loc); }
+  static GIO_DEVICE void wait_until_all(const ctx& c, std::ptrdiff_t* ivars, std::size_t nelems, const int* status, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { shmem_ptrdiff_wait_until_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_any(const ctx& c, std::ptrdiff_t* ivars, std::size_t nelems, const int* status, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { return shmem_ptrdiff_wait_until_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t wait_until_some(const ctx& c, std::ptrdiff_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { return shmem_ptrdiff_wait_until_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+  static GIO_DEVICE int test_all(const ctx& c, std::ptrdiff_t* ivars, std::size_t nelems, const int* status, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { return shmem_ptrdiff_test_all(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_any(const ctx& c, std::ptrdiff_t* ivars, std::size_t nelems, const int* status, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { return shmem_ptrdiff_test_any(c, ivars, nelems, status, cmp, value, loc); }
+  static GIO_DEVICE std::size_t test_some(const ctx& c, std::ptrdiff_t* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, std::ptrdiff_t value, source_location loc = source_location::current()) { return shmem_ptrdiff_test_some(c, ivars, nelems, indices, status, cmp, value, loc); }
+};
+template <class T, class Typed> struct type_entry { const char* name; using type = T; using typed = Typed; };
 inline constexpr auto rma_types = std::make_tuple(
-    type_entry<float>{"float"},
-    type_entry<double>{"double"},
-    type_entry<char>{"char"},
-    type_entry<signed char>{"schar"},
-    type_entry<short>{"short"},
-    type_entry<int>{"int"},
-    type_entry<long>{"long"},
-    type_entry<long long>{"longlong"},
-    type_entry<unsigned char>{"uchar"},
-    type_entry<unsigned short>{"ushort"},
-    type_entry<unsigned int>{"uint"},
-    type_entry<unsigned long>{"ulong"},
-    type_entry<unsigned long long>{"ulonglong"},
-    type_entry<std::int8_t>{"int8"},
-    type_entry<std::int16_t>{"int16"},
-    type_entry<std::int32_t>{"int32"},
-    type_entry<std::int64_t>{"int64"},
-    type_entry<std::uint8_t>{"uint8"},
-    type_entry<std::uint16_t>{"uint16"},
-    type_entry<std::uint32_t>{"uint32"},
-    type_entry<std::uint64_t>{"uint64"},
-    type_entry<std::size_t>{"size"},
-    type_entry<std::ptrdiff_t>{"ptrdiff"});
+    type_entry<float, rma_float>{"float"},
+    type_entry<double, rma_double>{"double"},
+    type_entry<char, rma_char>{"char"},
+    type_entry<signed char, rma_schar>{"schar"},
+    type_entry<short, rma_short>{"short"},
+    type_entry<int, rma_int>{"int"},
+    type_entry<long, rma_long>{"long"},
+    type_entry<long long, rma_longlong>{"longlong"},
+    type_entry<unsigned char, rma_uchar>{"uchar"},
+    type_entry<unsigned short, rma_ushort>{"ushort"},
+    type_entry<unsigned int, rma_uint>{"uint"},
+    type_entry<unsigned long, rma_ulong>{"ulong"},
+    type_entry<unsigned long long, rma_ulonglong>{"ulonglong"},
+    type_entry<std::int8_t, rma_int8>{"int8"},
+    type_entry<std::int16_t, rma_int16>{"int16"},
+    type_entry<std::int32_t, rma_int32>{"int32"},
+    type_entry<std::int64_t, rma_int64>{"int64"},
+    type_entry<std::uint8_t, rma_uint8>{"uint8"},
+    type_entry<std::uint16_t, rma_uint16>{"uint16"},
+    type_entry<std::uint32_t, rma_uint32>{"uint32"},
+    type_entry<std::uint64_t, rma_uint64>{"uint64"},
+    type_entry<std::size_t, rma_size>{"size"},
+    type_entry<std::ptrdiff_t, rma_ptrdiff>{"ptrdiff"});
 inline constexpr auto sync_types = std::make_tuple(
-    type_entry<short>{"short"},
-    type_entry<int>{"int"},
-    type_entry<long>{"long"},
-    type_entry<long long>{"longlong"},
-    type_entry<unsigned short>{"ushort"},
-    type_entry<unsigned int>{"uint"},
-    type_entry<unsigned long>{"ulong"},
-    type_entry<unsigned long long>{"ulonglong"},
-    type_entry<std::int32_t>{"int32"},
-    type_entry<std::int64_t>{"int64"},
-    type_entry<std::uint32_t>{"uint32"},
-    type_entry<std::uint64_t>{"uint64"},
-    type_entry<std::size_t>{"size"},
-    type_entry<std::ptrdiff_t>{"ptrdiff"});
+    type_entry<short, sync_short>{"short"},
+    type_entry<int, sync_int>{"int"},
+    type_entry<long, sync_long>{"long"},
+    type_entry<long long, sync_longlong>{"longlong"},
+    type_entry<unsigned short, sync_ushort>{"ushort"},
+    type_entry<unsigned int, sync_uint>{"uint"},
+    type_entry<unsigned long, sync_ulong>{"ulong"},
+    type_entry<unsigned long long, sync_ulonglong>{"ulonglong"},
+    type_entry<std::int32_t, sync_int32>{"int32"},
+    type_entry<std::int64_t, sync_int64>{"int64"},
+    type_entry<std::uint32_t, sync_uint32>{"uint32"},
+    type_entry<std::uint64_t, sync_uint64>{"uint64"},
+    type_entry<std::size_t, sync_size>{"size"},
+    type_entry<std::ptrdiff_t, sync_ptrdiff>{"ptrdiff"});
 }  // namespace types
 
 }  // namespace gio

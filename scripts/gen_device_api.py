@@ -98,14 +98,43 @@ def sync_bindings():
     return out
 
 
+def typed_structs():
+    """One struct per table row holding that row's typed bindings under fixed member names
+    (rma_int::put_wg forwards to shmem_ctx_int_put_wg), so that code iterating rma_types or
+    sync_types reaches every typed name without spelling the type."""
+    out = []
+    for tname, T in RMA_TYPES:
+        out.append(f"struct rma_{tname} {{")
+        for op, args in BLOCK_OPS:
+            for nbi in ("", "_nbi"):
+                for suffix, _ in SCOPES:
+                    out.append(f"  static GIO_DEVICE void {op}{nbi}{suffix}(const ctx& c, {args.format(T=T)}, std::size_t nelems, "
+                               f"int pe, {LOC}) {{ shmem_ctx_{tname}_{op}{nbi}{suffix}(c, dest, source, nelems, pe, loc); }}")
+        out.append(f"  static GIO_DEVICE void p(const ctx& c, {T}* dest, {T} value, int pe, {LOC}) "
+                   f"{{ shmem_ctx_{tname}_p(c, dest, value, pe, loc); }}")
+        out.append(f"  static GIO_DEVICE {T} g(const ctx& c, const {T}* source, int pe, {LOC}) "
+                   f"{{ return shmem_ctx_{tname}_g(c, source, pe, loc); }}")
+        out.append("};")
+    for tname, T in SYNC_TYPES:
+        out.append(f"struct sync_{tname} {{")
+        for op, ret, params, fwd in SYNC_OPS:
+            ret_kw = "" if ret == "void" else "return "
+            out.append(f"  static GIO_DEVICE {ret} {op}(const ctx& c, {params.format(T=T)}, {LOC}) "
+                       f"{{ {ret_kw}shmem_{tname}_{op}(c, {fwd}, loc); }}")
+        out.append("};")
+    return out
+
+
 def type_lists():
-    def entries(table):
-        return ",\n    ".join(f'type_entry<{T}>{{"{n}"}}' for n, T in table)
+    def entries(table, kind):
+        return ",\n    ".join(f'type_entry<{T}, {kind}_{n}>{{"{n}"}}' for n, T in table)
     return [
-        "// The tables above, for tests and benchmarks that iterate over every type.",
-        "template <class T> struct type_entry { const char* name; using type = T; };",
-        f"inline constexpr auto rma_types = std::make_tuple(\n    {entries(RMA_TYPES)});",
-        f"inline constexpr auto sync_types = std::make_tuple(\n    {entries(SYNC_TYPES)});",
+        "// The tables above, for tests and benchmarks that iterate over every type: each entry has the",
+        "// type, its name, and `typed`, the struct of its typed bindings.",
+        *typed_structs(),
+        "template <class T, class Typed> struct type_entry { const char* name; using type = T; using typed = Typed; };",
+        f"inline constexpr auto rma_types = std::make_tuple(\n    {entries(RMA_TYPES, 'rma')});",
+        f"inline constexpr auto sync_types = std::make_tuple(\n    {entries(SYNC_TYPES, 'sync')});",
     ]
 
 

@@ -66,11 +66,17 @@ if [ "$tests" = 1 ]; then
 fi
 
 if [ "$sanitizer" = 1 ]; then
-  # Each tool over the GPU tests on reduced round counts (tests/gpu/README.md).
-  for tool in memcheck racecheck synccheck; do
-    step "sanitizer-$tool" env GIO_LITMUS_ROUNDS=64 GIO_SANITIZER_TOOL=$tool \
-      "$repo/tests/gpu/run-sanitizer.sh" "$build" "$tool"
-  done
+  # compute-sanitizer over both PEs of the GPU tests, on reduced round counts (tests/gpu/README.md).
+  gpu_tests=$build/tests/gpu/gio-gpu-tests
+  sanitize() {  # sanitize TOOL FILTER
+    env GIO_LITMUS_ROUNDS=64 GIO_SYMMETRIC_SIZE=256M "$(command -v mpirun)" --oversubscribe -np 2 \
+      compute-sanitizer --tool "$1" --error-exitcode 1 "$gpu_tests" --gtest_filter="$2"
+  }
+  step sanitizer-memcheck sanitize memcheck \
+    'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*'
+  step sanitizer-racecheck sanitize racecheck 'Litmus/*mp_*:Bindings/DeviceRma.*mem'
+  step sanitizer-synccheck sanitize synccheck 'Bindings/DeviceRma.*mem:Litmus/*mp_*'
+  step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int'
 fi
 
 if [ "$bench" = 1 ]; then
