@@ -9,17 +9,19 @@
 
 namespace gio::detail {
 
-// The base of `pe`'s heap as mapped here, after the checks: from the handle's inline window when
-// `pe` is in it (shared memory or registers), else from the peer table. A PE with no
-// device-reachable transport is an error in every build: dropping data would be worse than a trap.
-GIO_DEVICE char* route(const ctx& c, int pe, const char* call, source_location loc) {
+// How far `pe`'s heap, as mapped here, lies from this PE's heap, after the checks: from the
+// handle's inline window when `pe` is in it (one shared-memory or register read), else from the
+// peer table. A PE with no device-reachable transport is an error in every build: dropping data
+// would be worse than a trap.
+GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
   const unsigned window_index = static_cast<unsigned>(pe - c.h.inline_first_pe);
-  char* base = window_index < static_cast<unsigned>(c.h.inline_count) ? c.h.inline_heap[window_index]
-                                                                      : c.h.peers[pe].heap_base;
-  if (base == nullptr)
-    fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, c.h.peers[pe].transport);
-  return base;
+  if (window_index < static_cast<unsigned>(c.h.inline_count) && ((c.h.inline_reachable >> window_index) & 1u))
+    return c.h.inline_delta[window_index];
+  const peer_info& peer = c.h.peers[pe];
+  if (peer.heap_base == nullptr)
+    fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
+  return peer.heap_base - c.h.heap_base;
 }
 
 // Blocking and _nbi forms share this path: on the load/store transport a put completes locally
@@ -32,8 +34,8 @@ GIO_DEVICE void put(const ctx& c, void* dest, const void* source, std::size_t ne
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
-  char* peer_heap = route(c, pe, call, loc);
-  transports::p2p::put<Coop>(transports::p2p::translate(c, dest, peer_heap), source, bytes);
+  const std::ptrdiff_t delta = route(c, pe, call, loc);
+  transports::p2p::put<Coop>(transports::p2p::translate(dest, delta), source, bytes);
   Coop::sync();
 }
 
@@ -43,8 +45,8 @@ GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t ne
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, source, bytes, call, loc);
-  char* peer_heap = route(c, pe, call, loc);
-  transports::p2p::get<Coop>(dest, transports::p2p::translate(c, source, peer_heap), bytes);
+  const std::ptrdiff_t delta = route(c, pe, call, loc);
+  transports::p2p::get<Coop>(dest, transports::p2p::translate(source, delta), bytes);
   Coop::sync();
 }
 
@@ -52,16 +54,16 @@ template <class T>
 GIO_DEVICE void p(const ctx& c, T* dest, T value, int pe, const char* call, source_location loc) {
   static_assert(sizeof(T) <= 8, "shmem_p moves one element of at most 8 bytes");
   check_symmetric(c, dest, sizeof(T), call, loc);
-  char* peer_heap = route(c, pe, call, loc);
-  transports::p2p::p(transports::p2p::translate(c, dest, peer_heap), value);
+  const std::ptrdiff_t delta = route(c, pe, call, loc);
+  transports::p2p::p(transports::p2p::translate(dest, delta), value);
 }
 
 template <class T>
 GIO_DEVICE T g(const ctx& c, const T* source, int pe, const char* call, source_location loc) {
   static_assert(sizeof(T) <= 8, "shmem_g moves one element of at most 8 bytes");
   check_symmetric(c, source, sizeof(T), call, loc);
-  char* peer_heap = route(c, pe, call, loc);
-  return transports::p2p::g(transports::p2p::translate(c, source, peer_heap));
+  const std::ptrdiff_t delta = route(c, pe, call, loc);
+  return transports::p2p::g(transports::p2p::translate(source, delta));
 }
 
 }  // namespace gio::detail

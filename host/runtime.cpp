@@ -193,7 +193,12 @@ void publish_handle(runtime& r) {
   const int first = std::max(0, r.pe() - r.boot->node_rank());
   r.handle.inline_first_pe = first;
   r.handle.inline_count = std::min(handle_inline_peers, n - first);
-  for (int i = 0; i < r.handle.inline_count; ++i) r.handle.inline_heap[i] = r.peers[first + i].heap_base;
+  for (int i = 0; i < r.handle.inline_count; ++i) {
+    char* base = r.peers[first + i].heap_base;
+    if (!base) continue;
+    r.handle.inline_reachable |= 1u << i;
+    r.handle.inline_delta[i] = base - r.heap;
+  }
 }
 
 // --- the collective heap ---------------------------------------------------------------------

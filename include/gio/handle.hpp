@@ -30,9 +30,10 @@ static_assert(sizeof(peer_info) == 16, "peer_info is shared with device code");
 
 inline constexpr std::uint32_t handle_abi_version = 2;
 
-// The heap bases of up to this many PEs (a window starting at the node's first PE) travel inside
-// the handle, so a context in shared memory resolves them without a global-memory load: after an
-// acquire fence the L1 cache is invalid and a table lookup would cost an L2 round trip per put.
+// Up to this many PEs (a window starting at the node's first PE) are resolved from the handle
+// itself, so a context in shared memory finds them without a global-memory load (after an
+// acquire the L1 cache is invalid and a table lookup would cost an L2 round trip per put): the
+// address of symmetric `p` on PE `inline_first_pe + i` is `p + inline_delta[i]`.
 inline constexpr int handle_inline_peers = 8;
 
 struct device_handle {
@@ -44,12 +45,16 @@ struct device_handle {
   std::uint64_t heap_size;
   const peer_info* peers;      // n_pes entries, in GPU memory
   std::uint64_t wait_timeout_ns;  // budget of every device wait in checked builds; 0 = unbounded
-  std::int32_t inline_first_pe;   // peers[inline_first_pe + i].heap_base == inline_heap[i]
-  std::int32_t inline_count;      // 0..handle_inline_peers
-  char* inline_heap[handle_inline_peers];
-  std::uint64_t reserved1[2];
+  // The inline window (read together: one 16-byte load).
+  std::int32_t inline_first_pe;
+  std::int32_t inline_count;        // 0..handle_inline_peers
+  std::uint32_t inline_reachable;   // bit i: PE inline_first_pe + i has a mapped heap
+  std::uint32_t reserved2;
+  std::int64_t inline_delta[handle_inline_peers];  // that heap's base minus this PE's heap base
+  std::uint64_t reserved1[1];
 };
 static_assert(std::is_trivially_copyable_v<device_handle>, "passed to kernels by value");
 static_assert(sizeof(device_handle) == 136, "device_handle layout is part of the ABI");
+static_assert(offsetof(device_handle, inline_first_pe) % 16 == 0, "the inline window header is read as one 16-byte load");
 
 }  // namespace gio

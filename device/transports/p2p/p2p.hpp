@@ -3,6 +3,7 @@
 // ordering comes from the scoped fences of gio/device/order.hpp (docs/memory-model.md).
 #pragma once
 #include <cstddef>
+#include <type_traits>
 
 #include "gio/device/copy.hpp"
 #include "gio/device/ctx.hpp"
@@ -10,11 +11,12 @@
 
 namespace gio::transports::p2p {
 
-// `sym` (an address in this PE's heap) as seen through the mapping of `pe`'s heap.
+// `sym` (an address in this PE's heap) as seen through the mapping of a peer's heap that lies
+// `delta` bytes from this PE's heap.
 template <class T>
-GIO_DEVICE T* translate(const ctx& c, T* sym, char* peer_heap) {
-  const auto offset = reinterpret_cast<const char*>(sym) - c.h.heap_base;
-  return reinterpret_cast<T*>(peer_heap + offset);
+GIO_DEVICE T* translate(T* sym, std::ptrdiff_t delta) {
+  using byte = std::conditional_t<std::is_const_v<T>, const char, char>;
+  return reinterpret_cast<T*>(reinterpret_cast<byte*>(sym) + delta);
 }
 
 template <class Coop>
