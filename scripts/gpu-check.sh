@@ -4,7 +4,7 @@
 # GPU and on one GPU with 2 PEs, the compute-sanitizer tools, gio-info and the benchmarks, and
 # write logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
-#   scripts/gpu-check.sh OUTDIR [--quick] [--no-sanitizer] [--no-bench] [--only-bench]
+#   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench]
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
@@ -13,10 +13,9 @@ usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
-quick=0 sanitizer=1 bench=1 tests=1
+sanitizer=1 bench=1 tests=1
 for arg in "$@"; do
   case "$arg" in
-    --quick) quick=1 ;;
     --no-sanitizer) sanitizer=0 ;;
     --no-bench) bench=0 ;;
     --only-bench) tests=0 sanitizer=0 ;;
@@ -57,6 +56,21 @@ step build cmake --build "$build" -j "$(nproc)"
 mpirun_np() { mpirun --oversubscribe -np "$@"; }
 step gio-info mpirun_np 2 "$build/host/gio-info"
 
+# Bad configurations on a GPU machine: init must fail on every PE with the cause, not hang.
+fails_on_every_pe() {  # fails_on_every_pe PATTERN COMMAND...
+  local pattern=$1 output
+  shift
+  if output=$(timeout 120 "$@" 2>&1); then echo "$output"; echo "expected a failure"; return 1; fi
+  echo "$output"
+  grep -qE "gio: PE 0: .*$pattern" <<<"$output" && grep -qE "gio: PE 1: .*$pattern" <<<"$output"
+}
+step error-too-many-gpus fails_on_every_pe "GIO_NUM_GPUS=64 but only [0-9]+ GPUs are visible" \
+  env GIO_NUM_GPUS=64 "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+step error-heap-too-large fails_on_every_pe "does not fit in GPU" \
+  env GIO_SYMMETRIC_SIZE=1T "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+step error-no-gpu fails_on_every_pe "no GPU visible" \
+  env CUDA_VISIBLE_DEVICES= "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+
 if [ "$tests" = 1 ]; then
   step tests-all-gpus ctest --test-dir "$build" -L gpu --output-on-failure
   if [ "$gpus" -gt 1 ]; then
@@ -80,17 +94,23 @@ if [ "$sanitizer" = 1 ]; then
 fi
 
 if [ "$bench" = 1 ]; then
-  bench_args=()
-  [ "$quick" = 1 ] && bench_args+=(--quick)
-  step bench-gio mpirun_np 2 "$build/bench/gio-bench" "${bench_args[@]}" --csv "$out/gio.csv"
+  mkdir -p "$out/one-gpu"
+  step bench-floor mpirun_np 2 "$build/bench/gio-bench-floor" --csv "$out/floor.csv"
+  step bench-gio mpirun_np 2 "$build/bench/gio-bench" --csv "$out/gio.csv"
   if [ -x "$build/bench/gio-bench-nvshmem" ] && [ "$gpus" -gt 1 ]; then
-    step bench-nvshmem mpirun_np 2 "$build/bench/gio-bench-nvshmem" "${bench_args[@]}" --csv "$out/nvshmem.csv"
+    step bench-nvshmem mpirun_np 2 "$build/bench/gio-bench-nvshmem" --csv "$out/nvshmem.csv"
   fi
   if [ "$gpus" -gt 1 ]; then
+    # 2 PEs on one GPU: without MPS the two processes' kernels time-slice the GPU, so every
+    # ping-pong round waits for a context switch; a short sweep shows it works and what it costs.
     step bench-gio-one-gpu env CUDA_VISIBLE_DEVICES=0 "$(command -v mpirun)" --oversubscribe -np 2 \
-      "$build/bench/gio-bench" --quick --csv "$out/gio-one-gpu.csv"
+      "$build/bench/gio-bench" --bench p,put --scopes wg --max-size 64K --reps 3 --target-ms 20 \
+      --csv "$out/one-gpu/gio.csv"
   fi
   step plots python3 "$repo/scripts/plot_bench.py" "$out"/*.csv --out "$out"
+  if [ -f "$out/one-gpu/gio.csv" ]; then
+    step plots-one-gpu python3 "$repo/scripts/plot_bench.py" "$out/one-gpu/gio.csv" --out "$out/one-gpu"
+  fi
 fi
 
 echo
