@@ -76,21 +76,7 @@ if [ "$tests" = 1 ]; then
   if [ "$gpus" -gt 1 ]; then
     step tests-one-gpu-2pes env CUDA_VISIBLE_DEVICES=0 ctest --test-dir "$build" -L gpu --output-on-failure
   fi
-  step tests-cpu ctest --test-dir "$build" -L 'unit|mp' --output-on-failure
-fi
-
-if [ "$sanitizer" = 1 ]; then
-  # compute-sanitizer over both PEs of the GPU tests, on reduced round counts (tests/gpu/README.md).
-  gpu_tests=$build/tests/gpu/gio-gpu-tests
-  sanitize() {  # sanitize TOOL FILTER
-    env GIO_LITMUS_ROUNDS=64 GIO_SYMMETRIC_SIZE=256M "$(command -v mpirun)" --oversubscribe -np 2 \
-      compute-sanitizer --tool "$1" --error-exitcode 1 "$gpu_tests" --gtest_filter="$2"
-  }
-  step sanitizer-memcheck sanitize memcheck \
-    'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*'
-  step sanitizer-racecheck sanitize racecheck 'Litmus/*mp_*:Bindings/DeviceRma.*mem'
-  step sanitizer-synccheck sanitize synccheck 'Bindings/DeviceRma.*mem:Litmus/*mp_*'
-  step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int'
+  step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
 fi
 
 if [ "$bench" = 1 ]; then
@@ -111,6 +97,21 @@ if [ "$bench" = 1 ]; then
   if [ -f "$out/one-gpu/gio.csv" ]; then
     step plots-one-gpu python3 "$repo/scripts/plot_bench.py" "$out/one-gpu/gio.csv" --out "$out/one-gpu"
   fi
+fi
+
+if [ "$sanitizer" = 1 ]; then
+  # compute-sanitizer over both PEs of the GPU tests, on reduced round counts (tests/gpu/README.md);
+  # last, because the tools slow kernels 10-100x.
+  gpu_tests=$build/tests/gpu/gio-gpu-tests
+  sanitize() {  # sanitize TOOL FILTER
+    env GIO_LITMUS_ROUNDS=64 GIO_SYMMETRIC_SIZE=256M timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
+      compute-sanitizer --tool "$1" --error-exitcode 1 "$gpu_tests" --gtest_filter="$2"
+  }
+  step sanitizer-memcheck sanitize memcheck \
+    'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*'
+  step sanitizer-racecheck sanitize racecheck 'Litmus/*mp_*:Bindings/DeviceRma.*mem'
+  step sanitizer-synccheck sanitize synccheck 'Bindings/DeviceRma.*mem:Litmus/*mp_*'
+  step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int'
 fi
 
 echo
