@@ -6,7 +6,7 @@
 // that writer ordered before its update (fence/quiet, then p). A wait first polls with acquire
 // loads (the load that sees the value is the acquire: no extra round trip; measured on H200 a
 // trailing fence.acq_rel.sys would add 0.58 us, a confirming acquire load 0.16 us). A wait still
-// unsatisfied after `hot_polls` polls switches to relaxed polls, confirmed by one acquire load:
+// unsatisfied after `hot_polls` polls (tens of microseconds) switches to relaxed polls, confirmed by one acquire load:
 // an acquire load invalidates the SM's L1, which co-resident workgroups should not pay for
 // during a long wait.
 #pragma once
@@ -59,7 +59,9 @@ template <class T> GIO_DEVICE bool acquired(const T* ivar, int cmp, T value) {
 }
 GIO_DEVICE bool included(const int* status, std::size_t i) { return status == nullptr || status[i] == 0; }
 
-inline constexpr unsigned hot_polls = 64;
+// About 20-40 us of acquire polling on H200: well past a round trip over NVLink (a wait that
+// fell into the relaxed phase too early was measured 0.12 us slower per ping-pong).
+inline constexpr unsigned hot_polls = 1024;
 
 // Polls one element until the condition holds on an acquire-loaded value.
 template <class T>
