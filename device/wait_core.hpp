@@ -59,8 +59,8 @@ template <class T> GIO_DEVICE bool acquired(const T* ivar, int cmp, T value) {
 }
 GIO_DEVICE bool included(const int* status, std::size_t i) { return status == nullptr || status[i] == 0; }
 
-// About 20-40 us of acquire polling on H200: well past a round trip over NVLink (a wait that
-// fell into the relaxed phase too early was measured 0.12 us slower per ping-pong).
+// Tens of microseconds of acquire polling: well past a round trip over NVLink, so latency-bound
+// waits never reach the slower relaxed phase.
 inline constexpr unsigned hot_polls = 1024;
 
 // Polls one element until the condition holds on an acquire-loaded value.
