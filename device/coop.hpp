@@ -15,7 +15,7 @@ struct thread {
 
 struct wave {
   static GIO_DEVICE unsigned rank() { return platform::lane(); }
-  static GIO_DEVICE unsigned size() { return platform::wave_size; }
+  static GIO_DEVICE unsigned size() { return platform::wave_lanes(); }
   static GIO_DEVICE void sync() { platform::wave_barrier(); }
   static constexpr const char* suffix = "_wave";
 };

@@ -31,6 +31,7 @@ class single_bootstrap final : public bootstrap {
   int size() const override { return 1; }
   int node_rank() const override { return 0; }
   int node_size() const override { return 1; }
+  int node_id() const override { return 0; }
   void allgather(const void* mine, void* all, std::size_t bytes) override { std::memcpy(all, mine, bytes); }
   void barrier() override {}
   const char* name() const override { return "single"; }
@@ -64,28 +65,40 @@ class mpi_bootstrap final : public bootstrap {
     MPI_Comm_size(world_, &size_);
     MPI_Comm_rank(node_, &node_rank_);
     MPI_Comm_size(node_, &node_size_);
+    node_id_ = rank_;
+    MPI_Bcast(&node_id_, 1, MPI_INT, 0, node_);
   }
   ~mpi_bootstrap() override {
+    if (finalized()) return;  // the application ended MPI first: nothing left to free
     MPI_Comm_free(&node_);
     MPI_Comm_free(&world_);
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (owns_mpi_ && !finalized) MPI_Finalize();
+    if (owns_mpi_) MPI_Finalize();
   }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   int node_rank() const override { return node_rank_; }
   int node_size() const override { return node_size_; }
+  int node_id() const override { return node_id_; }
   void allgather(const void* mine, void* all, std::size_t bytes) override {
+    if (finalized()) throw std::runtime_error("MPI was finalized before gio");
     MPI_Allgather(mine, static_cast<int>(bytes), MPI_BYTE, all, static_cast<int>(bytes), MPI_BYTE, world_);
   }
-  void barrier() override { MPI_Barrier(world_); }
+  void barrier() override {
+    if (finalized()) throw std::runtime_error("MPI was finalized before gio");
+    MPI_Barrier(world_);
+  }
   const char* name() const override { return "mpi"; }
 
  private:
   MPI_Comm world_ = MPI_COMM_NULL;
   MPI_Comm node_ = MPI_COMM_NULL;
-  int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1;
+  static bool finalized() {
+    int done = 0;
+    MPI_Finalized(&done);
+    return done != 0;
+  }
+
+  int rank_ = 0, size_ = 1, node_rank_ = 0, node_size_ = 1, node_id_ = 0;
   bool owns_mpi_ = false;
 };
 

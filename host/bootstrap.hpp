@@ -15,6 +15,8 @@ class bootstrap {
   virtual int size() const = 0;
   virtual int node_rank() const = 0;  // rank among the PEs of this node
   virtual int node_size() const = 0;
+  // Identifies this PE's node: the world rank of its first PE (same for every PE of the node).
+  virtual int node_id() const = 0;
   // Gathers `bytes` from every PE into `all` (size() * bytes), in rank order.
   virtual void allgather(const void* mine, void* all, std::size_t bytes) = 0;
   virtual void barrier() = 0;

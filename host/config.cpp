@@ -33,7 +33,7 @@ const binding bindings[] = {
      1, std::numeric_limits<std::size_t>::max(),
      [](settings& s, const parsed_value& v) { s.symmetric_size = static_cast<std::size_t>(number(v)); }},
     {{"GIO_WAIT_TIMEOUT", kind::duration, "10s", nullptr,
-      "budget of every device/host wait in checked builds (ns, us, ms, s, m); 0 = unbounded"},
+      "budget of every device wait in checked builds (ns, us, ms, s, m); 0 = unbounded"},
      0, no_limit,
      [](settings& s, const parsed_value& v) { s.wait_timeout_ns = number(v); }},
     {{"GIO_NUM_GPUS", kind::integer, "0", nullptr,

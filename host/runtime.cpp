@@ -57,21 +57,28 @@ struct runtime {
   std::uint64_t stream_barrier_epoch = 0;
   std::uint64_t collective_calls = 0;
   double init_seconds = 0;
+  bool device_selected = false;
 
   int pe() const { return boot ? boot->rank() : -1; }
 
   ~runtime() {
-    // Every PE gets here together (finalize, or an init failure all PEs agreed on), so the
-    // barrier cannot hang: nobody unmaps a heap a peer is still using.
+    // Every PE gets here together (finalize, or an init failure all PEs agreed on). Each step
+    // runs on its own, so a failing one (a trapped kernel makes synchronize throw) cannot make
+    // this PE skip a barrier that the other PEs are waiting in.
+    if (device_selected) shutdown_step("synchronizing the GPU", [&] { backend->synchronize(); });
+    if (boot) shutdown_step("barrier", [&] { boot->barrier(); });  // nobody still uses a heap
+    for (auto& c : connections)
+      shutdown_step("unmapping a peer heap", [&] { transports::p2p::disconnect(*backend, c); });
+    if (peers_device) shutdown_step("freeing the peer table", [&] { backend->free_table(peers_device); });
+    if (heap) shutdown_step("freeing the heap", [&] { backend->free_heap(heap, heap_bytes); });
+    if (boot) shutdown_step("barrier", [&] { boot->barrier(); });
+  }
+
+  void shutdown_step(const char* what, const std::function<void()>& step) noexcept {
     try {
-      if (backend) backend->synchronize();
-      if (boot) boot->barrier();
-      for (auto& c : connections) transports::p2p::disconnect(*backend, c);
-      if (peers_device) backend->free_table(peers_device);
-      if (heap) backend->free_heap(heap, heap_bytes);
-      if (boot) boot->barrier();
+      step();
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "gio: PE %d: while shutting down: %s\n", pe(), e.what());
+      std::fprintf(stderr, "gio: PE %d: shutting down, %s: %s\n", pe(), what, e.what());
     }
   }
 };
@@ -109,12 +116,16 @@ void select_gpu(runtime& r) {
   const int usable = r.settings.num_gpus ? r.settings.num_gpus : visible;
   // Node-local rank modulo the GPU count: several PEs may share one GPU.
   r.backend->select_device(r.boot->node_rank() % usable);
+  r.device_selected = true;
   r.device = r.backend->info();
 }
 
 void allocate_heap(runtime& r) {
   const int n = r.boot->size();
   r.internal_bytes = round_up(barrier_slots_offset + sizeof(std::uint64_t) * n, 4096);
+  if (r.settings.symmetric_size > (std::size_t(1) << 50))
+    throw std::runtime_error("GIO_SYMMETRIC_SIZE=" + config::format_size(r.settings.symmetric_size) +
+                             " is larger than 1 PiB");
   r.heap_bytes = round_up(r.internal_bytes + r.settings.symmetric_size, heap_granularity);
   if (gpu_build && r.heap_bytes > r.device.free_bytes)
     throw std::runtime_error("GIO_SYMMETRIC_SIZE=" + config::format_size(r.settings.symmetric_size) +
@@ -133,8 +144,9 @@ void allocate_heap(runtime& r) {
     throw std::runtime_error("could not reserve gio's page of the heap");
 }
 
-std::vector<transports::p2p::heap_card> exchange_cards(runtime& r) {
-  const auto mine = transports::p2p::make_card(*r.backend, r.heap, r.heap_bytes, r.device.pci_bus_id);
+// Collective, so outside every stage body: a PE that failed earlier in a body would skip a
+// collective inside it and leave the others waiting.
+std::vector<transports::p2p::heap_card> exchange_cards(runtime& r, const transports::p2p::heap_card& mine) {
   std::vector<transports::p2p::heap_card> all(r.boot->size());
   r.boot->allgather(&mine, all.data(), sizeof mine);
   return all;
@@ -245,10 +257,16 @@ void check_collective_call(runtime& r, collective_kind kind, std::uint64_t size,
   }
 }
 
-void* collective_allocate(collective_kind kind, std::size_t size, std::size_t alignment) {
+// `overflowed`: shmem_calloc's count x size did not fit; every PE still takes part.
+void* collective_allocate(collective_kind kind, std::size_t size, std::size_t alignment, bool overflowed = false) {
   runtime& r = running(collective_name(kind));
   check_collective_call(r, kind, size, alignment);
   ++r.collective_calls;
+  if (overflowed) {
+    std::fprintf(stderr, "gio: PE %d: shmem_calloc: count x size overflows size_t\n", r.pe());
+    r.boot->barrier();
+    return nullptr;
+  }
   if ((alignment & (alignment - 1)) || alignment > heap_granularity) {
     std::fprintf(stderr, "gio: PE %d: shmem_align: alignment %zu is not a power of two of at most %zu\n", r.pe(),
                  alignment, heap_granularity);
@@ -264,8 +282,17 @@ void* collective_allocate(collective_kind kind, std::size_t size, std::size_t al
     return nullptr;
   }
   char* ptr = r.heap + *offset;
-  if (kind == collective_kind::calloc && size) r.backend->fill(ptr, 0, size);
-  r.boot->barrier();
+  std::string failure;
+  try {
+    if (kind == collective_kind::calloc && size) r.backend->fill(ptr, 0, size);  // synchronous
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (const auto failed = r.boot->agree(failure)) {  // also the call's barrier
+    r.allocator->release(*offset);
+    throw error(r.pe(), std::string(collective_name(kind)) + ": PE " + std::to_string(failed->pe) + ": " +
+                            failed->cause);
+  }
   return ptr;
 }
 
@@ -311,8 +338,11 @@ void shmem_init() {
     select_gpu(*r);
   });
   stage(r, "allocating the symmetric heap", [&] { allocate_heap(*r); });
-  std::vector<transports::p2p::heap_card> cards;
-  stage(r, "exchanging heap handles", [&] { cards = exchange_cards(*r); });
+  transports::p2p::heap_card mine{};
+  stage(r, "exporting the heap", [&] {
+    mine = transports::p2p::make_card(*r->backend, r->heap, r->heap_bytes, r->device.pci_bus_id, r->boot->node_id());
+  });
+  const std::vector<transports::p2p::heap_card> cards = exchange_cards(*r, mine);
   stage(r, "mapping peer heaps", [&] {
     connect_peers(*r, cards);
     const std::uint64_t word = probe_magic ^ static_cast<std::uint64_t>(r->pe());
@@ -344,13 +374,8 @@ int shmem_n_pes() { return running("shmem_n_pes").boot->size(); }
 void* shmem_malloc(std::size_t size) { return collective_allocate(collective_kind::malloc, size, 0); }
 
 void* shmem_calloc(std::size_t count, std::size_t size) {
-  runtime& r = running("shmem_calloc");
-  if (size != 0 && count > SIZE_MAX / size) {
-    std::fprintf(stderr, "gio: PE %d: shmem_calloc: %zu x %zu bytes overflows size_t\n", r.pe(), count, size);
-    r.boot->barrier();
-    return nullptr;
-  }
-  return collective_allocate(collective_kind::calloc, count * size, 0);
+  const bool overflowed = size != 0 && count > SIZE_MAX / size;
+  return collective_allocate(collective_kind::calloc, overflowed ? SIZE_MAX : count * size, 0, overflowed);
 }
 
 void* shmem_align(std::size_t alignment, std::size_t size) {
@@ -359,13 +384,16 @@ void* shmem_align(std::size_t alignment, std::size_t size) {
 
 void shmem_free(void* ptr) {
   runtime& r = running("shmem_free");
-  const std::size_t offset = ptr ? heap_offset(r, ptr, 0, "shmem_free") : 0;
-  check_collective_call(r, collective_kind::free, 0, offset);
+  // A pointer outside the heap is reported after the collective part, which every PE must reach.
+  const char* p = static_cast<const char*>(ptr);
+  const bool in_heap = p >= r.heap && p < r.heap + r.heap_bytes;
+  const std::size_t offset = ptr && in_heap ? static_cast<std::size_t>(p - r.heap) : 0;
+  check_collective_call(r, collective_kind::free, 0, ptr && !in_heap ? SIZE_MAX : offset);
   ++r.collective_calls;
   r.backend->synchronize();
   r.boot->barrier();  // no PE may still be using the block
   if (!ptr) return;
-  if (offset < r.internal_bytes || !r.allocator->release(offset))
+  if (!in_heap || offset < r.internal_bytes || !r.allocator->release(offset))
     throw error(r.pe(), "shmem_free: " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
                             " was not returned by shmem_malloc/calloc/align (or was freed already)");
 }
@@ -417,7 +445,13 @@ void shmem_quiet_on_stream(stream_t) { running("shmem_quiet_on_stream"); }
 
 void shmem_barrier_all_on_stream(stream_t stream) {
   runtime& r = running("shmem_barrier_all_on_stream");
-  r.backend->barrier_on_stream(r.handle, barrier_slots_offset, ++r.stream_barrier_epoch, stream);
+  // The device barrier stores into every PE's heap: it needs them all mapped here.
+  for (int pe = 0; pe < r.boot->size(); ++pe)
+    if (!r.peers[pe].heap_base)
+      throw error(r.pe(), "shmem_barrier_all_on_stream: PE " + std::to_string(pe) +
+                              " is not reachable from this GPU (use shmem_barrier_all)");
+  r.backend->barrier_on_stream(r.handle, barrier_slots_offset, r.stream_barrier_epoch + 1, stream);
+  ++r.stream_barrier_epoch;
 }
 
 device_handle shmem_device_handle() { return running("shmem_device_handle").handle; }

@@ -122,17 +122,30 @@ class gpu_backend final : public backend {
   }
   void free_table(void* table) override { (void)GIO_RT(Free)(table); }
 
+  // cudaMemcpy between device buffers and cudaMemset return before the work is done (CUDA's
+  // API synchronization rules): wait for it, since callers rely on the data having landed.
   void copy(void* dst, const void* src, std::size_t bytes) override {
+    activate();
     check_rt(GIO_RT(Memcpy)(dst, src, bytes, GIO_RT(MemcpyDefault)), "copying");
+    check_rt(GIO_RT(StreamSynchronize)(nullptr), "completing a copy");
   }
   void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) override {
+    activate();
     check_rt(GIO_RT(MemcpyAsync)(dst, src, bytes, GIO_RT(MemcpyDefault), stream), "enqueueing a copy");
   }
   void fill(void* dst, int byte, std::size_t bytes) override {
+    activate();
     check_rt(GIO_RT(Memset)(dst, byte, bytes), "clearing memory");
+    check_rt(GIO_RT(StreamSynchronize)(nullptr), "completing a clear");
   }
-  void synchronize() override { check_rt(GIO_RT(DeviceSynchronize)(), "synchronizing the GPU"); }
-  void synchronize(stream_t stream) override { check_rt(GIO_RT(StreamSynchronize)(stream), "synchronizing a stream"); }
+  void synchronize() override {
+    activate();
+    check_rt(GIO_RT(DeviceSynchronize)(), "synchronizing the GPU");
+  }
+  void synchronize(stream_t stream) override {
+    activate();
+    check_rt(GIO_RT(StreamSynchronize)(stream), "synchronizing a stream");
+  }
 
   void probe_loads(char* const* bases, int count, std::size_t offset, std::uint64_t* out) override {
     char** bases_dev = nullptr;
@@ -140,6 +153,7 @@ class gpu_backend final : public backend {
     check_rt(GIO_RT(Malloc)(reinterpret_cast<void**>(&bases_dev), sizeof(char*) * count), "probe allocation");
     check_rt(GIO_RT(Malloc)(reinterpret_cast<void**>(&out_dev), sizeof(std::uint64_t) * count), "probe allocation");
     copy(bases_dev, bases, sizeof(char*) * count);
+    activate();
     probe_loads_kernel<<<1, 64>>>(bases_dev, count, offset, out_dev);
     check_rt(GIO_RT(GetLastError)(), "launching the peer probe");
     copy(out, out_dev, sizeof(std::uint64_t) * count);
@@ -149,11 +163,18 @@ class gpu_backend final : public backend {
 
   void barrier_on_stream(const device_handle& handle, std::size_t slots_offset, std::uint64_t epoch,
                          stream_t stream) override {
+    activate();
     barrier_kernel<<<1, 1, 0, stream>>>(handle, slots_offset, epoch);
     check_rt(GIO_RT(GetLastError)(), "launching the stream barrier");
   }
 
  private:
+  // The current GPU is a property of the calling host thread: gio's calls may come from a thread
+  // other than the one that ran shmem_init, so every call that touches the GPU selects it first.
+  void activate() const {
+    if (ordinal_ >= 0) check_rt(GIO_RT(SetDevice)(ordinal_), "selecting the GPU");
+  }
+
   int ordinal_ = -1;
 };
 

@@ -36,7 +36,7 @@ inline constexpr std::uint32_t handle_abi_version = 2;
 // address of symmetric `p` on PE `inline_first_pe + i` is `p + inline_delta[i]`.
 inline constexpr int handle_inline_peers = 8;
 
-struct device_handle {
+struct alignas(16) device_handle {
   std::uint32_t abi_version;   // handle_abi_version of the library that made it
   std::int32_t my_pe;
   std::int32_t n_pes;
@@ -54,7 +54,7 @@ struct device_handle {
   std::uint64_t reserved1[1];
 };
 static_assert(std::is_trivially_copyable_v<device_handle>, "passed to kernels by value");
-static_assert(sizeof(device_handle) == 136, "device_handle layout is part of the ABI");
+static_assert(sizeof(device_handle) == 144, "device_handle layout is part of the ABI");
 static_assert(offsetof(device_handle, inline_first_pe) % 16 == 0, "the inline window header is read as one 16-byte load");
 
 }  // namespace gio

@@ -1,5 +1,7 @@
-// gio host API: OpenSHMEM 1.5 names in namespace gio. Every call may be made from any thread of
-// the PE's process, one at a time. Errors throw gio::error, which names the PE and the cause.
+// gio host API: OpenSHMEM 1.5 names in namespace gio. Calls may come from any thread of the PE's
+// process, one at a time (gio selects its GPU on each call; when the application initialises MPI
+// itself, it must provide MPI_THREAD_SERIALIZED for that). Errors throw gio::error, which names
+// the PE and the cause.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -56,6 +58,9 @@ void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe);
 void shmem_putmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream);
 void shmem_getmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream);
 void shmem_quiet_on_stream(stream_t stream);
+// Every PE's `stream` reaches the barrier before any continues. Every PE must be reachable from
+// this GPU. Each PE's barriers must execute in the order it made the calls: use one stream, or
+// order the streams (an event) when barriers go to several.
 void shmem_barrier_all_on_stream(stream_t stream);
 
 // The handle kernels take by value (see gio/device.hpp).

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "gio/host.hpp"
@@ -111,6 +112,31 @@ TEST(MpHost, ExhaustionReturnsNullOnEveryPEAndTheHeapStaysUsable) {
   void* p = shmem_malloc(heap_size / 2);
   EXPECT_NE(p, nullptr) << "a failed allocation must not leak heap";
   shmem_free(p);
+}
+
+// A count x size that overflows is not an allocation on any PE, and the call stays collective:
+// every PE gets nullptr and nobody is left waiting.
+TEST(MpHost, CallocOverflowReturnsNullOnEveryPE) {
+  EXPECT_EQ(shmem_calloc(SIZE_MAX, 2), nullptr);
+  void* after = shmem_malloc(64);  // still in step with the other PEs
+  EXPECT_NE(after, nullptr);
+  shmem_free(after);
+}
+
+// Freeing memory that shmem_malloc did not return is an error on the PE that did it, reported
+// after the collective part of shmem_free, so the PEs that freed correctly are not left waiting.
+TEST(MpHost, FreeingAForeignPointerFailsWithoutHangingThePeers) {
+  int local = 0;
+  const bool culprit = shmem_my_pe() == shmem_n_pes() - 1;
+  try {
+    shmem_free(culprit ? static_cast<void*>(&local) : nullptr);
+    EXPECT_FALSE(culprit) << "freeing a non-symmetric pointer must throw";
+  } catch (const error& e) {
+    // The culprit always throws; in checked builds the others report the mismatched call too.
+    EXPECT_EQ(e.pe(), shmem_my_pe());
+    if (culprit) EXPECT_NE(std::string(e.what()).find("shmem_free"), std::string::npos) << e.what();
+  }
+  shmem_barrier_all();  // reached by every PE: nothing hung
 }
 
 TEST(MpHost, PutRingDeliversToTheNextPE) {

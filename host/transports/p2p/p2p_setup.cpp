@@ -1,16 +1,15 @@
 #include "transports/p2p/p2p_setup.hpp"
 
-#include <unistd.h>
-
 #include <cstring>
 #include <string>
 
 namespace gio::transports::p2p {
 
-heap_card make_card(gpu::backend& backend, void* heap, std::size_t heap_bytes, const std::string& gpu_bus_id) {
+heap_card make_card(gpu::backend& backend, void* heap, std::size_t heap_bytes, const std::string& gpu_bus_id,
+                    int node_id) {
   heap_card card{};
   card.heap = backend.export_heap(heap);
-  gethostname(card.host, sizeof card.host - 1);
+  card.node_id = node_id;
   std::strncpy(card.gpu_bus_id, gpu_bus_id.c_str(), sizeof card.gpu_bus_id - 1);
   card.heap_bytes = heap_bytes;
   return card;
@@ -18,7 +17,7 @@ heap_card make_card(gpu::backend& backend, void* heap, std::size_t heap_bytes, c
 
 connection connect(gpu::backend& backend, bool gpu_build, const heap_card& mine, const heap_card& theirs) {
   connection c;
-  if (std::strncmp(mine.host, theirs.host, sizeof mine.host) != 0) return c;  // another node
+  if (mine.node_id != theirs.node_id) return c;  // another node
   std::uint32_t caps = peer_load_store;  // GPU-less build: the CPU reaches every local heap
   if (gpu_build) {
     c.gpu = backend.device_by_bus_id(theirs.gpu_bus_id);

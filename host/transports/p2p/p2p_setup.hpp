@@ -4,6 +4,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "gio/handle.hpp"
 #include "gpu/backend.hpp"
@@ -13,12 +14,13 @@ namespace gio::transports::p2p {
 // What each PE publishes at init so that node-local peers can map its heap.
 struct heap_card {
   gpu::heap_export heap;
-  char host[64];
+  std::int32_t node_id;  // bootstrap::node_id(): PEs of one node share it
   char gpu_bus_id[32];
   std::uint64_t heap_bytes;
 };
 
-heap_card make_card(gpu::backend& backend, void* heap, std::size_t heap_bytes, const std::string& gpu_bus_id);
+heap_card make_card(gpu::backend& backend, void* heap, std::size_t heap_bytes, const std::string& gpu_bus_id,
+                    int node_id);
 
 struct connection {
   peer_info peer{nullptr, static_cast<std::uint32_t>(transport::none), 0};

@@ -23,8 +23,16 @@ GIO_DEVICE unsigned wg_size() { return blockDim.x * blockDim.y * blockDim.z; }
 GIO_DEVICE unsigned wg_id() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
 GIO_DEVICE unsigned num_wgs() { return gridDim.x * gridDim.y * gridDim.z; }
 GIO_DEVICE unsigned lane() { return thread_in_wg() % wave_size; }
+// Threads in this thread's warp: wave_size, or fewer in a workgroup's last, partial warp.
+GIO_DEVICE unsigned wave_lanes() {
+  const unsigned left = wg_size() - thread_in_wg() / wave_size * wave_size;
+  return left < wave_size ? left : wave_size;
+}
 GIO_DEVICE void wg_barrier() { __syncthreads(); }
-GIO_DEVICE void wave_barrier() { __syncwarp(); }
+GIO_DEVICE void wave_barrier() {
+  const unsigned lanes = wave_lanes();
+  __syncwarp(lanes == wave_size ? 0xffffffffu : (1u << lanes) - 1u);
+}
 
 // Fences. acq_rel orders earlier loads/stores before later ones (not store->load); sc also
 // orders store->load, which shmem_quiet needs (a put followed by a get must not be reordered).

@@ -26,6 +26,11 @@ GIO_DEVICE unsigned wg_size() { return blockDim.x * blockDim.y * blockDim.z; }
 GIO_DEVICE unsigned wg_id() { return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z); }
 GIO_DEVICE unsigned num_wgs() { return gridDim.x * gridDim.y * gridDim.z; }
 GIO_DEVICE unsigned lane() { return thread_in_wg() % wave_size; }
+// Threads in this thread's wavefront: wave_size, or fewer in a workgroup's last, partial one.
+GIO_DEVICE unsigned wave_lanes() {
+  const unsigned left = wg_size() - thread_in_wg() / wave_size * wave_size;
+  return left < wave_size ? left : wave_size;
+}
 GIO_DEVICE void wg_barrier() { __syncthreads(); }
 GIO_DEVICE void wave_barrier() {
   __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "wavefront");
