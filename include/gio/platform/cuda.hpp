@@ -108,9 +108,8 @@ GIO_DEVICE std::uint64_t timer_ns() {
   return t;
 }
 
-[[noreturn]] GIO_DEVICE void trap() {
-  __trap();
-  __builtin_unreachable();
-}
+// Ends the kernel with an error. Callers must not rely on it not returning (the HIP one does
+// not tell the compiler), so code after a failed check stays well-formed.
+GIO_DEVICE void trap() { __trap(); }
 
 }  // namespace gio::platform

@@ -58,6 +58,9 @@ template <class U> GIO_DEVICE void st_release_sys_bits(U* p, U v) {
 // s_memrealtime counts a constant 100 MHz clock on gfx90a/gfx942.
 GIO_DEVICE std::uint64_t timer_ns() { return __builtin_amdgcn_s_memrealtime() * 10ull; }
 
-[[noreturn]] GIO_DEVICE void trap() { __builtin_trap(); }
+// `s_trap 2` is what llvm.trap lowers to on AMDHSA. Written as asm so that the compiler does not
+// see a noreturn call: an unreachable block inside a divergent loop (a checked wait's timeout)
+// crashes the AMDGPU backend of LLVM 15 ("failed to annotate CFG").
+GIO_DEVICE void trap() { asm volatile("s_trap 2" ::: "memory"); }
 
 }  // namespace gio::platform
