@@ -101,9 +101,15 @@ void stage(std::unique_ptr<runtime>& r, const char* what, const std::function<vo
   const auto failed = r->boot->agree(failure);
   if (!failed) return;
   const int me = r->pe();
+  const error reason = failed->pe == me
+                           ? error(me, std::string(what) + ": " + failed->cause)
+                           : error(me, "PE " + std::to_string(failed->pe) + " failed while " + what + ": " + failed->cause);
+  // Printed here, before the teardown's barriers: once one PE exits non-zero, mpirun may kill
+  // the others, and each PE's account of the failure should reach the log first.
+  std::fprintf(stderr, "%s\n", reason.what());
+  std::fflush(stderr);
   r.reset();
-  if (failed->pe == me) throw error(me, std::string(what) + ": " + failed->cause);
-  throw error(me, "PE " + std::to_string(failed->pe) + " failed while " + what + ": " + failed->cause);
+  throw reason;
 }
 
 void select_gpu(runtime& r) {
@@ -330,7 +336,9 @@ void shmem_init() {
   try {
     r->boot = make_bootstrap(kind && *kind ? kind : "mpi");
   } catch (const std::exception& e) {
-    throw error(-1, e.what());
+    const error reason(-1, e.what());
+    std::fprintf(stderr, "%s\n", reason.what());  // as for every init failure
+    throw reason;
   }
   stage(r, "reading the configuration", [&] { r->settings = config::load(); });
   stage(r, "selecting the GPU", [&] {

@@ -74,8 +74,10 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
     gio::shmem_finalize();
+  } catch (const gio::error&) {
+    return 1;  // gio has printed the failure on every PE
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    std::fprintf(stderr, "gio-info: %s\n", e.what());
     return 1;
   }
   return 0;

@@ -24,7 +24,8 @@ class error : public std::runtime_error {
 };
 
 // Collective over all PEs (started by mpirun, one process each). Throws gio::error if this or
-// any other PE fails; every PE then returns (never hangs) with an error naming the failed PE.
+// any other PE fails; every PE then returns (never hangs) with an error naming the failed PE,
+// after printing it to stderr (so each PE's account is logged before any PE can exit).
 void shmem_init();
 // Collective. Frees the heap, unmaps peers, ends the bootstrap. Safe to call once after init.
 void shmem_finalize();
