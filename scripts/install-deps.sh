@@ -6,7 +6,7 @@
 # CUDA (nvcc) is not installed here: use NVIDIA's toolkit, found via PATH or /usr/local/cuda.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ libopenmpi-dev openmpi-bin libhwloc-dev hwloc libibverbs-dev rdma-core
+packages=(cmake ninja-build g++ libopenmpi-dev openmpi-bin libhwloc-dev libibverbs-dev
           libgtest-dev python3 python3-matplotlib)
 hip_packages=(hipcc libamdhip64-dev rocm-device-libs)
 
