@@ -35,9 +35,40 @@ __device__ __noinline__ inline void fail(const ctx& c, const char* call,
   platform::trap();
 }
 
+// `pe` is a PE of the context's team (WORLD unless the context was made for another team).
 GIO_DEVICE void check_pe(const ctx& c, int pe, const char* call, source_location loc) {
   if constexpr (checks_enabled) {
-    if (pe < 0 || pe >= c.h.n_pes) fail(c, call, loc, "PE out of range [pe, n_pes]", pe, c.h.n_pes);
+    if (pe < 0 || pe >= c.team.size) fail(c, call, loc, "PE out of range [pe, n_pes]", pe, c.team.size);
+  }
+}
+
+// Atomics and signals need naturally aligned words.
+GIO_DEVICE void check_aligned(const ctx& c, const void* ptr, std::size_t size, const char* call, source_location loc) {
+  if constexpr (checks_enabled) {
+    const auto offset = reinterpret_cast<std::uintptr_t>(ptr) - reinterpret_cast<std::uintptr_t>(c.h.heap_base);
+    if (reinterpret_cast<std::uintptr_t>(ptr) % size != 0)
+      fail(c, call, loc, "address not aligned to the element size [offset, element size]",
+           static_cast<long long>(offset), static_cast<long long>(size));
+  }
+}
+
+// A team argument of a collective: a valid index (before its record is read) ...
+GIO_DEVICE void check_team_index(const ctx& c, shmem_team_t team, const char* call, source_location loc) {
+  if constexpr (checks_enabled) {
+    if (team < 0 || team >= c.h.max_teams) fail(c, call, loc, "invalid team [team, max teams]", team, c.h.max_teams);
+  }
+}
+// ... of a team that includes this PE.
+GIO_DEVICE void check_team_member(const ctx& c, shmem_team_t team, const team_info& t, const char* call,
+                                  source_location loc) {
+  if constexpr (checks_enabled) {
+    if (t.size <= 0 || t.my_pe < 0) fail(c, call, loc, "this PE is not a member of the team [team, team size]", team, t.size);
+  }
+}
+
+GIO_DEVICE void check_root(const ctx& c, int root, const team_info& t, const char* call, source_location loc) {
+  if constexpr (checks_enabled) {
+    if (root < 0 || root >= t.size) fail(c, call, loc, "root PE out of range in the team [root, team size]", root, t.size);
   }
 }
 

@@ -1,28 +1,52 @@
 // Contexts (GIO paper Fig. 2): each workgroup makes its context once from the handle the kernel
 // received by value, in caller-provided shared memory; ctx_default() gives a context without
-// storage, for code that has no workgroup-wide entry point. Per-context transport state (queue
-// pairs for the GDA transport) joins the struct with that transport.
+// storage, for code that has no workgroup-wide entry point. A context belongs to a team
+// (OpenSHMEM team contexts): the PE numbers of its RMA, atomic and signal calls are PEs of that
+// team. Per-context transport state (queue pairs for the GDA transport) joins the struct with
+// that transport.
 #pragma once
 #include "gio/handle.hpp"
 #include "gio/platform/platform.hpp"
+#include "gio/team.hpp"
 
 namespace gio {
 
 struct ctx {
   device_handle h;
+  team_info team;       // the context's team as this PE sees it (WORLD: 0, 1, n_pes, my_pe)
+  shmem_team_t team_id;
 };
 
+namespace detail {
+// WORLD is described by the handle itself; other teams come from the team table (one global
+// load). Unchecked: callers check the index (checks.hpp).
+GIO_DEVICE team_info team_record(const device_handle& h, shmem_team_t team) {
+  if (team == SHMEM_TEAM_WORLD) return {0, 1, h.n_pes, h.my_pe, h.world_sync_offset, 0};
+  return h.teams[team];
+}
+// An unusable team (invalid index, or one this PE is not in) gets size 0: every PE-taking call
+// through such a context then fails its PE check instead of reaching a wrong PE.
+GIO_DEVICE team_info context_team(const device_handle& h, shmem_team_t team) {
+  if (team < 0 || team >= h.max_teams) return {0, 1, 0, -1, 0, 0};
+  const team_info t = team_record(h, team);
+  return t.my_pe < 0 ? team_info{0, 1, 0, -1, 0, 0} : t;
+}
+}  // namespace detail
+
 // Any thread, any time: a context in registers.
-GIO_DEVICE ctx ctx_default(const device_handle& h) { return ctx{h}; }
+GIO_DEVICE ctx ctx_default(const device_handle& h, shmem_team_t team = SHMEM_TEAM_WORLD) {
+  return ctx{h, detail::context_team(h, team), team};
+}
 
 // Whole workgroup: fills `storage` (declare it __shared__) and returns it to every thread.
-GIO_DEVICE const ctx& ctx_create_wg(const device_handle& h, ctx& storage) {
-  if (platform::thread_in_wg() == 0) storage.h = h;
+GIO_DEVICE const ctx& ctx_create_wg(const device_handle& h, ctx& storage, shmem_team_t team = SHMEM_TEAM_WORLD) {
+  if (platform::thread_in_wg() == 0) storage = ctx_default(h, team);
   platform::wg_barrier();
   return storage;
 }
 
 GIO_DEVICE int shmem_my_pe(const ctx& c) { return c.h.my_pe; }
 GIO_DEVICE int shmem_n_pes(const ctx& c) { return c.h.n_pes; }
+GIO_DEVICE shmem_team_t shmem_ctx_get_team(const ctx& c) { return c.team_id; }
 
 }  // namespace gio

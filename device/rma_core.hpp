@@ -9,12 +9,11 @@
 
 namespace gio::detail {
 
-// How far `pe`'s heap, as mapped here, lies from this PE's heap, after the checks: from the
-// handle's inline window when `pe` is in it (one shared-memory or register read), else from the
-// peer table. A PE with no device-reachable transport is an error in every build: dropping data
+// How far world PE `pe`'s heap, as mapped here, lies from this PE's heap: from the handle's
+// inline window when `pe` is in it (one shared-memory or register read), else from the peer
+// table. A PE with no device-reachable transport is an error in every build: dropping data
 // would be worse than a trap.
-GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_location loc) {
-  check_pe(c, pe, call, loc);
+GIO_DEVICE std::ptrdiff_t route_world(const ctx& c, int pe, const char* call, source_location loc) {
   const unsigned window_index = static_cast<unsigned>(pe - c.h.inline_first_pe);
   if (window_index < static_cast<unsigned>(c.h.inline_count) && ((c.h.inline_reachable >> window_index) & 1u))
     return c.h.inline_delta[window_index];
@@ -22,6 +21,15 @@ GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_l
   if (peer.heap_base == nullptr)
     fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
   return peer.heap_base - c.h.heap_base;
+}
+
+// The world PE of PE `pe` of the context's team.
+GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.team.stride; }
+
+// `pe` as the API user gives it: a PE of the context's team.
+GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_location loc) {
+  check_pe(c, pe, call, loc);
+  return route_world(c, world_pe(c, pe), call, loc);
 }
 
 // Blocking and _nbi forms share this path: on the load/store transport a put completes locally

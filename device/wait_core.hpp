@@ -53,6 +53,16 @@ template <class T> GIO_DEVICE void check_ivars(const ctx& c, const T* ivars, std
   check_symmetric(c, ivars, nelems * sizeof(T), call, loc);
 }
 
+// The comparison value of element i: one value for every element, or (the _vector forms) one each.
+template <class T> struct same_value {
+  T value;
+  GIO_DEVICE T operator[](std::size_t) const { return value; }
+};
+template <class T> struct value_per_element {
+  const T* values;
+  GIO_DEVICE T operator[](std::size_t i) const { return values[i]; }
+};
+
 // The decisive check: an acquire load (see the file comment).
 template <class T> GIO_DEVICE bool acquired(const T* ivar, int cmp, T value) {
   return compare(platform::ld_acquire_sys(ivar), cmp, value);
@@ -63,16 +73,21 @@ GIO_DEVICE bool included(const int* status, std::size_t i) { return status == nu
 // waits never reach the slower relaxed phase.
 inline constexpr unsigned hot_polls = 1024;
 
-// Polls one element until the condition holds on an acquire-loaded value.
+// Polls one element until the condition holds on an acquire-loaded value; returns that value.
 template <class T>
-GIO_DEVICE void wait_one(const ctx& c, T* ivar, int cmp, T value, wait_budget& budget, const char* call,
-                         source_location loc) {
+GIO_DEVICE T wait_one(const ctx& c, T* ivar, int cmp, T value, wait_budget& budget, const char* call,
+                      source_location loc) {
 #pragma unroll 1
-  for (unsigned poll = 0; poll < hot_polls; ++poll)
-    if (acquired(ivar, cmp, value)) return;
+  for (unsigned poll = 0; poll < hot_polls; ++poll) {
+    const T seen = platform::ld_acquire_sys(ivar);
+    if (compare(seen, cmp, value)) return seen;
+  }
   for (;;) {
     const T seen = platform::ld_relaxed_sys(ivar);
-    if (compare(seen, cmp, value) && acquired(ivar, cmp, value)) return;
+    if (compare(seen, cmp, value)) {
+      const T confirmed = platform::ld_acquire_sys(ivar);
+      if (compare(confirmed, cmp, value)) return confirmed;
+    }
     budget.tick(c, call, loc, ivar, cmp, value, seen);
   }
 }
@@ -90,42 +105,44 @@ GIO_DEVICE int test(const ctx& c, T* ivar, int cmp, T value, const char* call, s
   return acquired(ivar, cmp, value) ? 1 : 0;
 }
 
-template <class T>
-GIO_DEVICE int test_all(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp, T value,
-                        const char* call, source_location loc) {
+// The array forms (the generated bindings call these directly), for one comparison value
+// (Values = same_value) or, in the _vector forms, one per element.
+template <class T, class Values>
+GIO_DEVICE int test_all_of(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp, Values values,
+                           const char* call, source_location loc) {
   check_ivars(c, ivars, nelems, cmp, call, loc);
   for (std::size_t i = 0; i < nelems; ++i)
-    if (included(status, i) && !acquired(ivars + i, cmp, value)) return 0;
+    if (included(status, i) && !acquired(ivars + i, cmp, values[i])) return 0;
   return 1;
 }
 
 // Index of a satisfied, included element, or SIZE_MAX. `start` rotates the scan so that a
 // waiter polling repeatedly does not favour low indices.
-template <class T>
-GIO_DEVICE std::size_t find_any(T* ivars, std::size_t nelems, const int* status, int cmp, T value, std::size_t start) {
+template <class T, class Values>
+GIO_DEVICE std::size_t find_any(T* ivars, std::size_t nelems, const int* status, int cmp, Values values, std::size_t start) {
   for (std::size_t k = 0; k < nelems; ++k) {
     const std::size_t i = (start + k) % nelems;
-    if (included(status, i) && compare(platform::ld_relaxed_sys(ivars + i), cmp, value) &&
-        acquired(ivars + i, cmp, value))
+    if (included(status, i) && compare(platform::ld_relaxed_sys(ivars + i), cmp, values[i]) &&
+        acquired(ivars + i, cmp, values[i]))
       return i;
   }
   return SIZE_MAX;
 }
 
-template <class T>
-GIO_DEVICE std::size_t test_any(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp, T value,
-                                const char* call, source_location loc) {
+template <class T, class Values>
+GIO_DEVICE std::size_t test_any_of(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp, Values values,
+                                   const char* call, source_location loc) {
   check_ivars(c, ivars, nelems, cmp, call, loc);
-  return find_any(ivars, nelems, status, cmp, value, 0);
+  return find_any(ivars, nelems, status, cmp, values, 0);
 }
 
-template <class T>
-GIO_DEVICE std::size_t test_some(const ctx& c, T* ivars, std::size_t nelems, std::size_t* indices, const int* status,
-                                 int cmp, T value, const char* call, source_location loc) {
+template <class T, class Values>
+GIO_DEVICE std::size_t test_some_of(const ctx& c, T* ivars, std::size_t nelems, std::size_t* indices, const int* status,
+                                    int cmp, Values values, const char* call, source_location loc) {
   check_ivars(c, ivars, nelems, cmp, call, loc);
   std::size_t found = 0;
   for (std::size_t i = 0; i < nelems; ++i)
-    if (included(status, i) && acquired(ivars + i, cmp, value)) indices[found++] = i;
+    if (included(status, i) && acquired(ivars + i, cmp, values[i])) indices[found++] = i;
   return found;
 }
 
@@ -135,42 +152,42 @@ GIO_DEVICE bool any_included(std::size_t nelems, const int* status) {
   return false;
 }
 
-template <class T>
-GIO_DEVICE void wait_until_all(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp, T value,
-                               const char* call, source_location loc) {
+template <class T, class Values>
+GIO_DEVICE void wait_until_all_of(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp, Values values,
+                                  const char* call, source_location loc) {
   check_ivars(c, ivars, nelems, cmp, call, loc);
   wait_budget budget(c);
   for (std::size_t i = 0; i < nelems; ++i)
-    if (included(status, i)) wait_one(c, ivars + i, cmp, value, budget, call, loc);
+    if (included(status, i)) wait_one(c, ivars + i, cmp, values[i], budget, call, loc);
 }
 
 // SIZE_MAX when nelems is 0 or every element is excluded (OpenSHMEM 1.5).
-template <class T>
-GIO_DEVICE std::size_t wait_until_any(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp, T value,
-                                      const char* call, source_location loc) {
+template <class T, class Values>
+GIO_DEVICE std::size_t wait_until_any_of(const ctx& c, T* ivars, std::size_t nelems, const int* status, int cmp,
+                                         Values values, const char* call, source_location loc) {
   check_ivars(c, ivars, nelems, cmp, call, loc);
   if (!any_included(nelems, status)) return SIZE_MAX;
   wait_budget budget(c);
   for (std::size_t round = 0;; ++round) {
-    const std::size_t i = find_any(ivars, nelems, status, cmp, value, round % nelems);
+    const std::size_t i = find_any(ivars, nelems, status, cmp, values, round % nelems);
     if (i != SIZE_MAX) return i;
-    budget.tick(c, call, loc, ivars, cmp, value, platform::ld_relaxed_sys(ivars));
+    budget.tick(c, call, loc, ivars, cmp, values[0], platform::ld_relaxed_sys(ivars));
   }
 }
 
 // 0 when nelems is 0 or every element is excluded.
-template <class T>
-GIO_DEVICE std::size_t wait_until_some(const ctx& c, T* ivars, std::size_t nelems, std::size_t* indices,
-                                       const int* status, int cmp, T value, const char* call, source_location loc) {
+template <class T, class Values>
+GIO_DEVICE std::size_t wait_until_some_of(const ctx& c, T* ivars, std::size_t nelems, std::size_t* indices,
+                                          const int* status, int cmp, Values values, const char* call, source_location loc) {
   check_ivars(c, ivars, nelems, cmp, call, loc);
   if (!any_included(nelems, status)) return 0;
   wait_budget budget(c);
   for (;;) {
-    if (find_any(ivars, nelems, status, cmp, value, 0) != SIZE_MAX) {  // relaxed scan first
-      const std::size_t found = test_some(c, ivars, nelems, indices, status, cmp, value, call, loc);
+    if (find_any(ivars, nelems, status, cmp, values, 0) != SIZE_MAX) {  // relaxed scan first
+      const std::size_t found = test_some_of(c, ivars, nelems, indices, status, cmp, values, call, loc);
       if (found) return found;
     }
-    budget.tick(c, call, loc, ivars, cmp, value, platform::ld_relaxed_sys(ivars));
+    budget.tick(c, call, loc, ivars, cmp, values[0], platform::ld_relaxed_sys(ivars));
   }
 }
 

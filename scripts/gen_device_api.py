@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Generates device/api_generated.hpp: every device RMA and point-to-point-sync binding, from
-one table of types (OpenSHMEM 1.5 tables 5 and 10), operations and cooperation scopes.
-
-Each binding is a one-line forward to the implementation in device/rma_core.hpp or
-device/wait_core.hpp that names the call (for error messages). Nothing is written by hand per
-type. Usage:  gen_device_api.py [--check] [OUTPUT]   (--check: exit 1 if OUTPUT is stale)
+"""Generates every typed and generic binding of the API from one set of tables (OpenSHMEM 1.5
+tables 5, 6-9, 10 and 11), operations and cooperation scopes:
+  device/api_generated.hpp        device RMA, put_signal, AMO, point-to-point sync, team sync and
+                                  collectives; each binding a one-line forward to the implementation
+                                  (device/*_core.hpp) that names the call (for error messages);
+  include/gio/host_generated.hpp  the host's typed atomics and collectives, forwarding to the
+                                  type-erased entry points of gio/host.hpp.
+Nothing is written by hand per type. Usage:  gen_device_api.py [--check]   (--check: exit 1 if
+an output is stale)
 """
 import pathlib
 import sys
@@ -28,6 +31,39 @@ SYNC_TYPES = [
     ("uint32", "std::uint32_t"), ("uint64", "std::uint64_t"), ("size", "std::size_t"),
     ("ptrdiff", "std::ptrdiff_t"),
 ]
+
+# OpenSHMEM 1.5 Tables 6-9 (AMO types): standard (inc/add/compare_swap), extended (fetch/set/swap,
+# adds float and double) and bitwise (and/or/xor).
+STD_AMO_TYPES = [
+    ("int", "int"), ("long", "long"), ("longlong", "long long"), ("uint", "unsigned int"), ("ulong", "unsigned long"),
+    ("ulonglong", "unsigned long long"), ("int32", "std::int32_t"), ("int64", "std::int64_t"),
+    ("uint32", "std::uint32_t"), ("uint64", "std::uint64_t"), ("size", "std::size_t"), ("ptrdiff", "std::ptrdiff_t"),
+]
+EXT_AMO_TYPES = [("float", "float"), ("double", "double")] + STD_AMO_TYPES
+BIT_AMO_TYPES = [
+    ("uint", "unsigned int"), ("ulong", "unsigned long"), ("ulonglong", "unsigned long long"),
+    ("int32", "std::int32_t"), ("int64", "std::int64_t"), ("uint32", "std::uint32_t"), ("uint64", "std::uint64_t"),
+]
+
+# OpenSHMEM 1.5 Table 11 (reduction types), less complex and long double.
+BIT_REDUCE_TYPES = [
+    ("uchar", "unsigned char"), ("ushort", "unsigned short"), ("uint", "unsigned int"), ("ulong", "unsigned long"),
+    ("ulonglong", "unsigned long long"), ("int8", "std::int8_t"), ("int16", "std::int16_t"),
+    ("int32", "std::int32_t"), ("int64", "std::int64_t"), ("uint8", "std::uint8_t"), ("uint16", "std::uint16_t"),
+    ("uint32", "std::uint32_t"), ("uint64", "std::uint64_t"), ("size", "std::size_t"),
+]
+ARITH_REDUCE_TYPES = [
+    ("char", "char"), ("schar", "signed char"), ("short", "short"), ("int", "int"), ("long", "long"),
+    ("longlong", "long long"), ("ptrdiff", "std::ptrdiff_t"), ("uchar", "unsigned char"),
+    ("ushort", "unsigned short"), ("uint", "unsigned int"), ("ulong", "unsigned long"),
+    ("ulonglong", "unsigned long long"), ("int8", "std::int8_t"), ("int16", "std::int16_t"),
+    ("int32", "std::int32_t"), ("int64", "std::int64_t"), ("uint8", "std::uint8_t"), ("uint16", "std::uint16_t"),
+    ("uint32", "std::uint32_t"), ("uint64", "std::uint64_t"), ("size", "std::size_t"), ("float", "float"),
+    ("double", "double"),
+]
+REDUCE_OPS = [("and", "and_", BIT_REDUCE_TYPES), ("or", "or_", BIT_REDUCE_TYPES), ("xor", "xor_", BIT_REDUCE_TYPES),
+              ("max", "max", ARITH_REDUCE_TYPES), ("min", "min", ARITH_REDUCE_TYPES),
+              ("sum", "sum", ARITH_REDUCE_TYPES), ("prod", "prod", ARITH_REDUCE_TYPES)]
 
 SCOPES = [("", "coop::thread"), ("_wave", "coop::wave"), ("_wg", "coop::wg")]
 LOC = "source_location loc = source_location::current()"
@@ -82,20 +118,286 @@ SYNC_OPS = [
     ("test_some", "std::size_t",
      "{T}* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, {T} value",
      "ivars, nelems, indices, status, cmp, value"),
+    # The _vector forms compare element i with values[i].
+    ("wait_until_all_vector", "void", "{T}* ivars, std::size_t nelems, const int* status, int cmp, const {T}* values",
+     "ivars, nelems, status, cmp, values"),
+    ("wait_until_any_vector", "std::size_t",
+     "{T}* ivars, std::size_t nelems, const int* status, int cmp, const {T}* values", "ivars, nelems, status, cmp, values"),
+    ("wait_until_some_vector", "std::size_t",
+     "{T}* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, const {T}* values",
+     "ivars, nelems, indices, status, cmp, values"),
+    ("test_all_vector", "int", "{T}* ivars, std::size_t nelems, const int* status, int cmp, const {T}* values",
+     "ivars, nelems, status, cmp, values"),
+    ("test_any_vector", "std::size_t", "{T}* ivars, std::size_t nelems, const int* status, int cmp, const {T}* values",
+     "ivars, nelems, status, cmp, values"),
+    ("test_some_vector", "std::size_t",
+     "{T}* ivars, std::size_t nelems, std::size_t* indices, const int* status, int cmp, const {T}* values",
+     "ivars, nelems, indices, status, cmp, values"),
 ]
+
+
+def sync_core(op, fwd, T):
+    """The implementation a sync binding forwards to: wait_until/test directly; the array forms
+    through wait_core.hpp's <form>_of with one comparison value or (the _vector forms) one each."""
+    if op in ("wait_until", "test"):
+        return op, fwd
+    if op.endswith("_vector"):
+        return op[: -len("_vector")] + "_of", fwd.replace("values", f"detail::value_per_element<{T}>{{values}}")
+    return op + "_of", fwd.replace("value", f"detail::same_value<{T}>{{value}}")
 
 
 def sync_bindings():
     out = []
     for op, ret, params, fwd in SYNC_OPS:
         ret_kw = "" if ret == "void" else "return "
+        core, args = sync_core(op, fwd, "T")
         out.append(f"template <class T> GIO_DEVICE {ret} shmem_{op}(const ctx& c, {params.format(T='T')}, {LOC}) "
-                   f"{{ {ret_kw}detail::{op}(c, {fwd}, \"shmem_{op}\", loc); }}")
+                   f"{{ {ret_kw}detail::{core}(c, {args}, \"shmem_{op}\", loc); }}")
         for tname, T in SYNC_TYPES:
             name = f"shmem_{tname}_{op}"
+            core, args = sync_core(op, fwd, T)
             out.append(f"GIO_DEVICE {ret} {name}(const ctx& c, {params.format(T=T)}, {LOC}) "
-                       f"{{ {ret_kw}detail::{op}(c, {fwd}, \"{name}\", loc); }}")
+                       f"{{ {ret_kw}detail::{core}(c, {args}, \"{name}\", loc); }}")
     return out
+
+
+# put-with-signal: the block put's parameters plus the signal word, value and operation.
+SIGNAL_ARGS = "std::uint64_t* sig_addr, std::uint64_t signal, int sig_op"
+
+
+def put_signal(name, T, elem_size, coop, template=""):
+    return (f"{template}GIO_DEVICE void {name}(const ctx& c, {T}* dest, const {T}* source, std::size_t nelems, "
+            f"{SIGNAL_ARGS}, int pe, {LOC}) {{ detail::put_signal<{coop}>(c, dest, source, nelems, {elem_size}, "
+            f"sig_addr, signal, sig_op, pe, \"{name}\", loc); }}")
+
+
+def signal_bindings():
+    out = []
+    for nbi in ("", "_nbi"):
+        for suffix, coop in SCOPES:
+            out.append(put_signal(f"shmem_put_signal{nbi}{suffix}", "T", "sizeof(T)", coop, "template <class T> "))
+            out.append(put_signal(f"shmem_ctx_putmem_signal{nbi}{suffix}", "void", "1", coop))
+            for tname, T in RMA_TYPES:
+                out.append(put_signal(f"shmem_ctx_{tname}_put_signal{nbi}{suffix}", T, f"sizeof({T})", coop))
+    out.append(f"GIO_DEVICE std::uint64_t shmem_signal_fetch(const ctx& c, const std::uint64_t* sig_addr, {LOC}) "
+               f"{{ return detail::signal_fetch(c, sig_addr, \"shmem_signal_fetch\", loc); }}")
+    out.append(f"GIO_DEVICE std::uint64_t shmem_signal_wait_until(const ctx& c, std::uint64_t* sig_addr, int cmp, "
+               f"std::uint64_t value, {LOC}) {{ return detail::signal_wait_until(c, sig_addr, cmp, value, "
+               f"\"shmem_signal_wait_until\", loc); }}")
+    return out
+
+
+# Atomics: (name, amo_op, type table, fetches, parameters, dest, value, cond) over T.
+AMO_OPS = [
+    ("fetch", "fetch", EXT_AMO_TYPES, True, "const {T}* source", "const_cast<{T}*>(source)", "static_cast<{T}>(0)", "static_cast<{T}>(0)"),
+    ("set", "set", EXT_AMO_TYPES, False, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("swap", "swap", EXT_AMO_TYPES, True, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("compare_swap", "compare_swap", STD_AMO_TYPES, True, "{T}* dest, {T} cond, {T} value", "dest", "value", "cond"),
+    ("fetch_inc", "fetch_inc", STD_AMO_TYPES, True, "{T}* dest", "dest", "static_cast<{T}>(1)", "static_cast<{T}>(0)"),
+    ("inc", "inc", STD_AMO_TYPES, False, "{T}* dest", "dest", "static_cast<{T}>(1)", "static_cast<{T}>(0)"),
+    ("fetch_add", "fetch_add", STD_AMO_TYPES, True, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("add", "add", STD_AMO_TYPES, False, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("fetch_and", "fetch_and", BIT_AMO_TYPES, True, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("and", "and_", BIT_AMO_TYPES, False, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("fetch_or", "fetch_or", BIT_AMO_TYPES, True, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("or", "or_", BIT_AMO_TYPES, False, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("fetch_xor", "fetch_xor", BIT_AMO_TYPES, True, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+    ("xor", "xor_", BIT_AMO_TYPES, False, "{T}* dest, {T} value", "dest", "value", "static_cast<{T}>(0)"),
+]
+
+
+def amo_binding(name, T, op, fetches, params, dest, value, cond, nbi, template=""):
+    f = lambda x: x.format(T=T)
+    call = f"detail::amo<{T}>(c, amo_op::{op}, {f(dest)}, {f(value)}, {f(cond)}, pe, \"{name}\", loc)"
+    if nbi:
+        return (f"{template}GIO_DEVICE void {name}(const ctx& c, {T}* fetch, {f(params)}, int pe, {LOC}) "
+                f"{{ *fetch = {call}; }}")
+    if fetches:
+        return f"{template}GIO_DEVICE {T} {name}(const ctx& c, {f(params)}, int pe, {LOC}) {{ return {call}; }}"
+    return f"{template}GIO_DEVICE void {name}(const ctx& c, {f(params)}, int pe, {LOC}) {{ {call}; }}"
+
+
+def amo_forms(fetches):
+    return ("", "_nbi") if fetches else ("",)
+
+
+def amo_bindings():
+    out = []
+    for name, op, types, fetches, params, dest, value, cond in AMO_OPS:
+        for nbi in amo_forms(fetches):
+            out.append(amo_binding(f"shmem_atomic_{name}{nbi}", "T", op, fetches, params, dest, value, cond, nbi,
+                                   "template <class T> "))
+            for tname, T in types:
+                out.append(amo_binding(f"shmem_ctx_{tname}_atomic_{name}{nbi}", T, op, fetches, params, dest, value,
+                                       cond, nbi))
+    return out
+
+
+# Team synchronisation and collectives: (name, team parameter, core call, quiet).
+SYNC_COLLECTIVES = [
+    ("barrier_all", "", "SHMEM_TEAM_WORLD", "true"),
+    ("sync_all", "", "SHMEM_TEAM_WORLD", "false"),
+    ("team_sync", ", shmem_team_t team", "team", "false"),
+    ("barrier", ", shmem_team_t team", "team", "true"),
+]
+# Data collectives: (name, extra parameters, core, arguments forwarded after the element size).
+DATA_COLLECTIVES = [
+    ("broadcast", ", int PE_root", "broadcast", "PE_root, "),
+    ("fcollect", "", "fcollect", ""),
+    ("alltoall", "", "alltoall", ""),
+]
+
+
+def collective_bindings():
+    out = []
+    for suffix, coop in SCOPES:
+        for name, team_param, team, quiet in SYNC_COLLECTIVES:
+            out.append(f"GIO_DEVICE int shmem_{name}{suffix}(const ctx& c{team_param}, {LOC}) "
+                       f"{{ detail::team_sync<{coop}>(c, {team}, {quiet}, \"shmem_{name}{suffix}\", loc); return 0; }}")
+        for name, extra, core, fwd in DATA_COLLECTIVES:
+            def one(fname, T, size, template=""):
+                return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
+                        f"std::size_t nelems{extra}, {LOC}) {{ detail::{core}<{coop}>(c, team, dest, source, nelems, "
+                        f"{size}, {fwd}\"{fname}\", loc); return 0; }}")
+            out.append(one(f"shmem_{name}{suffix}", "T", "sizeof(T)", "template <class T> "))
+            out.append(one(f"shmem_{name}mem{suffix}", "void", "1"))
+            for tname, T in RMA_TYPES:
+                out.append(one(f"shmem_{tname}_{name}{suffix}", T, f"sizeof({T})"))
+        for opname, op, types in REDUCE_OPS:
+            def red(fname, T, template=""):
+                return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
+                        f"std::size_t nreduce, {LOC}) {{ detail::reduce<{coop}>(c, team, reduce_op::{op}, dest, source, "
+                        f"nreduce, \"{fname}\", loc); return 0; }}")
+            out.append(red(f"shmem_{opname}_reduce{suffix}", "T", "template <class T> "))
+            for tname, T in types:
+                out.append(red(f"shmem_{tname}_{opname}_reduce{suffix}", T))
+    return out
+
+
+def amo_reduce_structs():
+    """Typed structs for atomics and reductions, as for RMA: amo_<name> has the AMOs its type
+    supports (flags say which groups), reduce_<name> the reductions."""
+    out = []
+    names = {}
+    for tname, T in EXT_AMO_TYPES:
+        std = any(n == tname for n, _ in STD_AMO_TYPES)
+        bit = any(n == tname for n, _ in BIT_AMO_TYPES)
+        out.append(f"struct amo_{tname} {{")
+        out.append(f"  static constexpr bool standard = {str(std).lower()}, bitwise = {str(bit).lower()};")
+        for name, op, types, fetches, params, dest, value, cond in AMO_OPS:
+            if not any(n == tname for n, _ in types):
+                continue
+            member = name if name not in ("and", "or", "xor") else name + "_"
+            for nbi in amo_forms(fetches):
+                pr = params.format(T=T)
+                args = ", ".join(a.split()[-1].lstrip("*") for a in pr.split(", "))
+                ret = T if (fetches and not nbi) else "void"
+                lead = f"{T}* fetch, " if nbi else ""
+                fwd = ("fetch, " if nbi else "") + args
+                rk = "return " if ret != "void" else ""
+                out.append(f"  static GIO_DEVICE {ret} {member}{nbi}(const ctx& c, {lead}{pr}, int pe, {LOC}) "
+                           f"{{ {rk}shmem_ctx_{tname}_atomic_{name}{nbi}(c, {fwd}, pe, loc); }}")
+        out.append("};")
+    all_reduce = []
+    for n, T in ARITH_REDUCE_TYPES + BIT_REDUCE_TYPES:
+        if n not in [a for a, _ in all_reduce]:
+            all_reduce.append((n, T))
+    for tname, T in all_reduce:
+        bit = any(n == tname for n, _ in BIT_REDUCE_TYPES)
+        arith = any(n == tname for n, _ in ARITH_REDUCE_TYPES)
+        out.append(f"struct reduce_{tname} {{")
+        out.append(f"  static constexpr bool arithmetic = {str(arith).lower()}, bitwise = {str(bit).lower()};")
+        for opname, op, types in REDUCE_OPS:
+            if not any(n == tname for n, _ in types):
+                continue
+            for suffix, _ in SCOPES:
+                out.append(f"  static GIO_DEVICE int {opname}_reduce{suffix}(const ctx& c, shmem_team_t team, {T}* dest, "
+                           f"const {T}* source, std::size_t nreduce, {LOC}) {{ return shmem_{tname}_{opname}_reduce{suffix}"
+                           f"(c, team, dest, source, nreduce, loc); }}")
+        out.append("};")
+    return out, all_reduce
+
+
+# --- host -------------------------------------------------------------------------------------
+
+def host_amo_bindings():
+    out = ["namespace detail {",
+           "template <class T> T host_amo(const char* call, amo_op op, T* dest, T value, T cond, int pe) {",
+           "  T old{};",
+           "  host_atomic(call, op, dtype_of<T>(), dest, &value, &cond, &old, pe);",
+           "  return old;",
+           "}",
+           "}  // namespace detail"]
+    for name, op, types, fetches, params, dest, value, cond in AMO_OPS:
+        for nbi in amo_forms(fetches):
+            def one(fname, T, template=""):
+                f = lambda x: x.format(T=T)
+                call = f"detail::host_amo<{T}>(\"{fname}\", amo_op::{op}, {f(dest)}, {f(value)}, {f(cond)}, pe)"
+                if nbi:
+                    return f"{template}inline void {fname}({T}* fetch, {f(params)}, int pe) {{ *fetch = {call}; }}"
+                if fetches:
+                    return f"{template}inline {T} {fname}({f(params)}, int pe) {{ return {call}; }}"
+                return f"{template}inline void {fname}({f(params)}, int pe) {{ {call}; }}"
+            out.append(one(f"shmem_atomic_{name}{nbi}", "T", "template <class T> "))
+            for tname, T in types:
+                out.append(one(f"shmem_{tname}_atomic_{name}{nbi}", T))
+    return out
+
+
+def host_collective_bindings():
+    out = []
+    kinds = {"broadcast": "broadcast", "fcollect": "fcollect", "alltoall": "alltoall"}
+    for name, extra, core, fwd in DATA_COLLECTIVES:
+        root = "PE_root" if extra else "0"
+        for stream in ("", "_on_stream"):
+            sp = ", stream_t stream" if stream else ""
+            sa = "&stream" if stream else "nullptr"
+            ret, rk = ("void", "") if stream else ("int", "return ")
+            def one(fname, T, template=""):
+                return (f"{template}inline {ret} {fname}(shmem_team_t team, {T}* dest, const {T}* source, std::size_t nelems"
+                        f"{extra}{sp}) {{ {rk}detail::host_collective(\"{fname}\", detail::collective_kind::{kinds[name]}, "
+                        f"team, dest, source, nelems * sizeof({T}), dtype::u8, reduce_op::sum, {root}, {sa}); }}")
+            out.append(one(f"shmem_{name}{stream}", "T", "template <class T> "))
+            for tname, T in RMA_TYPES:
+                out.append(one(f"shmem_{tname}_{name}{stream}", T))
+    for opname, op, types in REDUCE_OPS:
+        for stream in ("", "_on_stream"):
+            sp = ", stream_t stream" if stream else ""
+            sa = "&stream" if stream else "nullptr"
+            ret, rk = ("void", "") if stream else ("int", "return ")
+            def red(fname, T, template=""):
+                return (f"{template}inline {ret} {fname}(shmem_team_t team, {T}* dest, const {T}* source, std::size_t nreduce"
+                        f"{sp}) {{ {rk}detail::host_collective(\"{fname}\", detail::collective_kind::reduce, team, dest, "
+                        f"source, nreduce, dtype_of<{T}>(), reduce_op::{op}, 0, {sa}); }}")
+            out.append(red(f"shmem_{opname}_reduce{stream}", "T", "template <class T> "))
+            for tname, T in types:
+                out.append(red(f"shmem_{tname}_{opname}_reduce{stream}", T))
+    return out
+
+
+def render_host():
+    lines = [
+        "// GENERATED by scripts/gen_device_api.py from its type/operation tables. Do not edit:",
+        "// change the tables and run the script (a CPU test fails when this file is stale).",
+        "// The host's typed atomics and collectives; contracts in gio/host.hpp. Included by it.",
+        "#pragma once",
+        "#include <cstddef>",
+        "#include <cstdint>",
+        "",
+        '#include "gio/host.hpp"',
+        "",
+        "// clang-format off",
+        "namespace gio {",
+        "",
+        *host_amo_bindings(),
+        "",
+        *host_collective_bindings(),
+        "",
+        "}  // namespace gio",
+        "// clang-format on",
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def typed_structs():
@@ -110,6 +412,11 @@ def typed_structs():
                 for suffix, _ in SCOPES:
                     out.append(f"  static GIO_DEVICE void {op}{nbi}{suffix}(const ctx& c, {args.format(T=T)}, std::size_t nelems, "
                                f"int pe, {LOC}) {{ shmem_ctx_{tname}_{op}{nbi}{suffix}(c, dest, source, nelems, pe, loc); }}")
+        for nbi in ("", "_nbi"):
+            for suffix, _ in SCOPES:
+                out.append(f"  static GIO_DEVICE void put_signal{nbi}{suffix}(const ctx& c, {T}* dest, const {T}* source, "
+                           f"std::size_t nelems, {SIGNAL_ARGS}, int pe, {LOC}) {{ shmem_ctx_{tname}_put_signal{nbi}{suffix}"
+                           f"(c, dest, source, nelems, sig_addr, signal, sig_op, pe, loc); }}")
         out.append(f"  static GIO_DEVICE void p(const ctx& c, {T}* dest, {T} value, int pe, {LOC}) "
                    f"{{ shmem_ctx_{tname}_p(c, dest, value, pe, loc); }}")
         out.append(f"  static GIO_DEVICE {T} g(const ctx& c, const {T}* source, int pe, {LOC}) "
@@ -128,13 +435,17 @@ def typed_structs():
 def type_lists():
     def entries(table, kind):
         return ",\n    ".join(f'type_entry<{T}, {kind}_{n}>{{"{n}"}}' for n, T in table)
+    amo_reduce, all_reduce = amo_reduce_structs()
     return [
         "// The tables above, for tests and benchmarks that iterate over every type: each entry has the",
         "// type, its name, and `typed`, the struct of its typed bindings.",
         *typed_structs(),
+        *amo_reduce,
         "template <class T, class Typed> struct type_entry { const char* name; using type = T; using typed = Typed; };",
         f"inline constexpr auto rma_types = std::make_tuple(\n    {entries(RMA_TYPES, 'rma')});",
         f"inline constexpr auto sync_types = std::make_tuple(\n    {entries(SYNC_TYPES, 'sync')});",
+        f"inline constexpr auto amo_types = std::make_tuple(\n    {entries(EXT_AMO_TYPES, 'amo')});",
+        f"inline constexpr auto reduce_types = std::make_tuple(\n    {entries(all_reduce, 'reduce')});",
     ]
 
 
@@ -148,7 +459,10 @@ def render():
         "#include <cstdint>",
         "#include <tuple>",
         "",
+        '#include "gio/device/amo_core.hpp"',
+        '#include "gio/device/collectives.hpp"',
         '#include "gio/device/rma_core.hpp"',
+        '#include "gio/device/signal_core.hpp"',
         '#include "gio/device/wait_core.hpp"',
         "",
         "// clang-format off",
@@ -157,6 +471,12 @@ def render():
         *rma_bindings(),
         "",
         *sync_bindings(),
+        "",
+        *signal_bindings(),
+        "",
+        *amo_bindings(),
+        "",
+        *collective_bindings(),
         "",
         "namespace types {",
         *type_lists(),
@@ -171,17 +491,18 @@ def render():
 
 def main(argv):
     check = "--check" in argv
-    paths = [a for a in argv if not a.startswith("--")]
-    out = pathlib.Path(paths[0]) if paths else pathlib.Path(__file__).resolve().parent.parent / "device/api_generated.hpp"
-    text = render()
-    if check:
-        if not out.exists() or out.read_text() != text:
+    root = pathlib.Path(__file__).resolve().parent.parent
+    outputs = [(root / "device/api_generated.hpp", render()), (root / "include/gio/host_generated.hpp", render_host())]
+    stale = 0
+    for out, text in outputs:
+        if not check:
+            out.write_text(text)
+        elif not out.exists() or out.read_text() != text:
             print(f"{out} is stale: run scripts/gen_device_api.py", file=sys.stderr)
-            return 1
-        print(f"{out} is up to date")
-        return 0
-    out.write_text(text)
-    return 0
+            stale = 1
+        else:
+            print(f"{out} is up to date")
+    return stale
 
 
 if __name__ == "__main__":

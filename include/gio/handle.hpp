@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gio/team.hpp"
+
 namespace gio {
 
 // How a PE is reached from this one. Each transport adds one value (DESIGN.md).
@@ -28,7 +30,7 @@ struct peer_info {
 };
 static_assert(sizeof(peer_info) == 16, "peer_info is shared with device code");
 
-inline constexpr std::uint32_t handle_abi_version = 2;
+inline constexpr std::uint32_t handle_abi_version = 3;
 
 // Up to this many PEs (a window starting at the node's first PE) are resolved from the handle
 // itself, so a context in shared memory finds them without a global-memory load (after an
@@ -40,7 +42,7 @@ struct alignas(16) device_handle {
   std::uint32_t abi_version;   // handle_abi_version of the library that made it
   std::int32_t my_pe;
   std::int32_t n_pes;
-  std::uint32_t reserved0;
+  std::int32_t max_teams;      // entries of `teams`
   char* heap_base;             // this PE's symmetric heap (GPU memory)
   std::uint64_t heap_size;
   const peer_info* peers;      // n_pes entries, in GPU memory
@@ -49,12 +51,14 @@ struct alignas(16) device_handle {
   std::int32_t inline_first_pe;
   std::int32_t inline_count;        // 0..handle_inline_peers
   std::uint32_t inline_reachable;   // bit i: PE inline_first_pe + i has a mapped heap
-  std::uint32_t reserved2;
+  std::uint32_t inline_native_atomics;  // bit i: atomics to that PE run natively (else CAS loop)
   std::int64_t inline_delta[handle_inline_peers];  // that heap's base minus this PE's heap base
-  std::uint64_t reserved1[1];
+  const team_info* teams;     // max_teams entries, in GPU memory; index = shmem_team_t
+  std::uint64_t world_sync_offset;  // teams[SHMEM_TEAM_WORLD].sync_offset, without a table load
+  std::uint64_t reserved3;
 };
 static_assert(std::is_trivially_copyable_v<device_handle>, "passed to kernels by value");
-static_assert(sizeof(device_handle) == 144, "device_handle layout is part of the ABI");
+static_assert(sizeof(device_handle) == 160, "device_handle layout is part of the ABI");
 static_assert(offsetof(device_handle, inline_first_pe) % 16 == 0, "the inline window header is read as one 16-byte load");
 
 }  // namespace gio

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "gio/handle.hpp"
+#include "gio/ops.hpp"
+#include "gio/team.hpp"
 #include "gio/platform/host_stream.hpp"
 
 namespace gio {
@@ -64,6 +66,59 @@ void shmem_quiet_on_stream(stream_t stream);
 // order the streams (an event) when barriers go to several.
 void shmem_barrier_all_on_stream(stream_t stream);
 
+// --- Teams (OpenSHMEM 1.5 §9.4) ------------------------------------------------------------------
+// SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED exist from init. A split is collective over the parent
+// team; PEs left out get SHMEM_TEAM_INVALID. Kernels launched after a split see the new team
+// through the handle's team table. At most GIO_MAX_TEAMS teams exist at once.
+int shmem_team_my_pe(shmem_team_t team);    // -1 if this PE is not a member or team is invalid
+int shmem_team_n_pes(shmem_team_t team);    // -1 if team is invalid
+// `src_pe` of `src_team` as a PE number of `dest_team`, or -1 if it is not a member.
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config);
+// 0 on success. Bad arguments (a range outside the parent, stride < 1, size < 1) throw gio::error
+// on every parent PE; running out of team slots returns non-zero on every parent PE.
+int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size, const shmem_team_config_t* config,
+                             long config_mask, shmem_team_t* new_team);
+int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
+                        shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
+                        shmem_team_t* yaxis_team);
+// Collective over the team; the predefined teams cannot be destroyed.
+void shmem_team_destroy(shmem_team_t team);
+
+// Synchronisation without completing puts (shmem_barrier_all also quiets).
+int shmem_team_sync(shmem_team_t team);
+void shmem_sync_all();
+void shmem_team_sync_on_stream(shmem_team_t team, stream_t stream);
+void shmem_sync_all_on_stream(stream_t stream);
+
+// --- Collectives (OpenSHMEM 1.5 §9.9, team-based) ----------------------------------------------
+// Collective over `team`; every member calls with the same arguments. Blocking forms return
+// when this PE's part is complete (dest holds the result, source may be reused); _on_stream
+// forms run in stream order. Return 0. Generic and typed names (shmem_int_sum_reduce, ...) are in
+// gio/host_generated.hpp. Host collectives run on the GPU in GPU builds (every team member must
+// be device-reachable) and over the bootstrap in the CPU build.
+namespace detail {
+enum class collective_kind : std::uint32_t { broadcast, fcollect, alltoall, reduce };
+// The one entry point: `count` is elements of `type` (per PE for fcollect/alltoall); `stream`
+// null = blocking.
+int host_collective(const char* call, collective_kind kind, shmem_team_t team, void* dest, const void* source,
+                    std::size_t count, dtype type, reduce_op op, int root, const stream_t* stream);
+// Host atomics: one operation of `type` on `dest` at `pe`; `value`/`compare` point to operands,
+// `fetched` (may be null) receives the old value. Blocking.
+void host_atomic(const char* call, amo_op op, dtype type, void* dest, const void* value, const void* compare,
+                 void* fetched, int pe);
+}  // namespace detail
+
+int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, std::size_t nelems, int PE_root);
+int shmem_fcollectmem(shmem_team_t team, void* dest, const void* source, std::size_t nelems);
+int shmem_alltoallmem(shmem_team_t team, void* dest, const void* source, std::size_t nelems);
+void shmem_broadcastmem_on_stream(shmem_team_t team, void* dest, const void* source, std::size_t nelems, int PE_root,
+                                  stream_t stream);
+void shmem_fcollectmem_on_stream(shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                                 stream_t stream);
+void shmem_alltoallmem_on_stream(shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                                 stream_t stream);
+
 // The handle kernels take by value (see gio/device.hpp).
 device_handle shmem_device_handle();
 
@@ -87,3 +142,5 @@ runtime_report shmem_runtime_report();
 peer_report shmem_peer_report(int pe);
 
 }  // namespace gio
+
+#include "gio/host_generated.hpp"

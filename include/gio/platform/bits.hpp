@@ -14,6 +14,9 @@ template <> struct uint_of_size<2> { using type = std::uint16_t; };
 template <> struct uint_of_size<4> { using type = std::uint32_t; };
 template <> struct uint_of_size<8> { using type = std::uint64_t; };
 
+// Read-modify-write operations the platform layers implement natively (atomic_rmw_sys_bits).
+enum class rmw { add, and_, or_, xor_, exchange };
+
 template <class T> using bits_t = typename uint_of_size<sizeof(T)>::type;
 
 template <class To, class From>

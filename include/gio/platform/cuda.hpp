@@ -101,6 +101,37 @@ GIO_DEVICE void st_release_sys_bits(std::uint64_t* p, std::uint64_t v) {
   asm volatile("st.release.sys.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
+// Atomic read-modify-writes at system scope on 4- and 8-byte words, relaxed: gio's atomics order
+// nothing by themselves (OpenSHMEM), shmem_fence/quiet do. Return the old value.
+template <rmw Op> GIO_DEVICE std::uint32_t atomic_rmw_sys_bits(std::uint32_t* p, std::uint32_t v) {
+  std::uint32_t old;
+  if constexpr (Op == rmw::add) asm volatile("atom.relaxed.sys.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("atom.relaxed.sys.and.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("atom.relaxed.sys.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("atom.relaxed.sys.xor.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
+}
+template <rmw Op> GIO_DEVICE std::uint64_t atomic_rmw_sys_bits(std::uint64_t* p, std::uint64_t v) {
+  std::uint64_t old;
+  if constexpr (Op == rmw::add) asm volatile("atom.relaxed.sys.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("atom.relaxed.sys.and.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("atom.relaxed.sys.or.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("atom.relaxed.sys.xor.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  return old;
+}
+GIO_DEVICE std::uint32_t atomic_cas_sys_bits(std::uint32_t* p, std::uint32_t expected, std::uint32_t desired) {
+  std::uint32_t old;
+  asm volatile("atom.relaxed.sys.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  return old;
+}
+GIO_DEVICE std::uint64_t atomic_cas_sys_bits(std::uint64_t* p, std::uint64_t expected, std::uint64_t desired) {
+  std::uint64_t old;
+  asm volatile("atom.relaxed.sys.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  return old;
+}
+
 // Nanoseconds from the global timer (same clock on every SM; ticks about every 32 ns on H100/H200).
 GIO_DEVICE std::uint64_t timer_ns() {
   std::uint64_t t;

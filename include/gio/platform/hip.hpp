@@ -55,6 +55,20 @@ template <class U> GIO_DEVICE void st_release_sys_bits(U* p, U v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 
+// Atomic read-modify-writes at system scope on 4- and 8-byte words, relaxed (see cuda.hpp).
+template <rmw Op, class U> GIO_DEVICE U atomic_rmw_sys_bits(U* p, U v) {
+  if constexpr (Op == rmw::add) return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  if constexpr (Op == rmw::and_) return __hip_atomic_fetch_and(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  if constexpr (Op == rmw::or_) return __hip_atomic_fetch_or(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  if constexpr (Op == rmw::xor_) return __hip_atomic_fetch_xor(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  if constexpr (Op == rmw::exchange) return __hip_atomic_exchange(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+template <class U> GIO_DEVICE U atomic_cas_sys_bits(U* p, U expected, U desired) {
+  __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                       __HIP_MEMORY_SCOPE_SYSTEM);
+  return expected;  // the old value: unchanged on success, the value seen on failure
+}
+
 // s_memrealtime counts a constant 100 MHz clock on gfx90a/gfx942.
 GIO_DEVICE std::uint64_t timer_ns() { return __builtin_amdgcn_s_memrealtime() * 10ull; }
 

@@ -1,0 +1,186 @@
+// Team synchronisation and collectives on the load/store transport (OpenSHMEM 1.5 §9.9): the one
+// implementation behind every generated binding, at thread, wave or workgroup scope (Coop).
+// One caller group per PE per call; every member of the team calls, in the same order.
+//
+// Sync (docs/collectives.md): each PE counts its syncs of a team in its own sync area (word 0).
+// Sync number e stores e into word 1 + my_pe of every other member's area, each store after a
+// release fence (acq_rel for sync, sc for barrier = quiet + sync), then waits with acquire loads
+// until every member's word in its own area is >= e. A member can be at most one sync ahead, so
+// `>=` needs no reset; 64-bit counters do not wrap. Lanes of a wave/workgroup split the peers.
+//
+// Data collectives push with the group's stores straight into the members' symmetric dest, then
+// sync: no staging buffer. Reductions pull: sync (every source ready), each PE combines every
+// member's source in team order (so every PE gets bit-identical results), writes its dest, then
+// sync (no source is changed while a peer still reads it). In-place reductions (dest == source)
+// work in chunks held in registers, with a sync between reading a chunk and writing it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gio/device/checks.hpp"
+#include "gio/device/coop.hpp"
+#include "gio/device/copy.hpp"
+#include "gio/device/rma_core.hpp"
+#include "gio/device/teams.hpp"
+#include "gio/device/wait_core.hpp"
+#include "gio/ops.hpp"
+#include "gio/platform/strong.hpp"
+
+namespace gio::detail {
+
+// Offset of world PE `member_world`'s heap from this PE's, as mapped here.
+GIO_DEVICE std::ptrdiff_t member_delta(const ctx& c, const team_info& t, int member, const char* call,
+                                       source_location loc) {
+  return route_world(c, t.start + member * t.stride, call, loc);
+}
+
+template <class Coop>
+GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const char* call, source_location loc) {
+  auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
+  const std::uint64_t epoch = platform::ld_relaxed_sys(area) + 1;
+  Coop::sync();  // every member read the count; the group's earlier accesses precede the fences below
+  bool fenced = false;
+  for (int j = static_cast<int>(Coop::rank()); j < t.size; j += static_cast<int>(Coop::size())) {
+    if (j == t.my_pe) continue;
+    if (!fenced) {
+      quiet ? platform::fence_sc_system() : platform::fence_acq_rel_system();
+      fenced = true;
+    }
+    std::uint64_t* arrival = area + 1 + t.my_pe;
+    platform::st_relaxed_sys(transports::p2p::translate(arrival, member_delta(c, t, j, call, loc)), epoch);
+  }
+  if (quiet && !fenced && Coop::rank() == 0) platform::fence_sc_system();  // a one-PE team still quiets
+  wait_budget budget(c);
+  for (int j = static_cast<int>(Coop::rank()); j < t.size; j += static_cast<int>(Coop::size()))
+    if (j != t.my_pe) wait_one(c, area + 1 + j, SHMEM_CMP_GE, epoch, budget, call, loc);
+  if (Coop::rank() == 0) platform::st_relaxed_sys(area, epoch);
+  Coop::sync();
+}
+
+template <class Coop>
+GIO_DEVICE void team_sync(const ctx& c, shmem_team_t team, bool quiet, const char* call, source_location loc) {
+  sync_team<Coop>(c, team_of(c, team, call, loc), quiet, call, loc);
+}
+
+// Members in the order this PE serves them: starting after itself, so that PEs do not all
+// write to the same member first.
+GIO_DEVICE int nth_member_after_me(const team_info& t, int k) { return (t.my_pe + 1 + k) % t.size; }
+
+template <class Coop>
+GIO_DEVICE void broadcast(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                          std::size_t elem_size, int root, const char* call, source_location loc) {
+  const team_info t = team_of(c, team, call, loc);
+  check_root(c, root, t, call, loc);
+  check_size(c, nelems, elem_size, call, loc);
+  const std::size_t bytes = nelems * elem_size;
+  check_symmetric(c, dest, bytes, call, loc);
+  if (t.my_pe == root) {
+    for (int k = 0; k < t.size; ++k) {
+      const int j = nth_member_after_me(t, k);
+      if (j == root && dest == source) continue;
+      copy_bytes(transports::p2p::translate(dest, member_delta(c, t, j, call, loc)), source, bytes, Coop::rank(),
+                 Coop::size());
+    }
+  }
+  sync_team<Coop>(c, t, false, call, loc);
+}
+
+// fcollect: every member's source lands at block my_pe of every member's dest. alltoall: block
+// j of source goes to member j, at block my_pe of its dest.
+template <class Coop, bool AllToAll>
+GIO_DEVICE void exchange_blocks(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                                std::size_t elem_size, const char* call, source_location loc) {
+  const team_info t = team_of(c, team, call, loc);
+  check_size(c, nelems, elem_size, call, loc);
+  const std::size_t bytes = nelems * elem_size;
+  check_size(c, bytes, static_cast<std::size_t>(t.size), call, loc);
+  check_symmetric(c, dest, bytes * t.size, call, loc);
+  char* my_block = static_cast<char*>(dest) + bytes * t.my_pe;
+  for (int k = 0; k < t.size; ++k) {
+    const int j = nth_member_after_me(t, k);
+    const char* from = static_cast<const char*>(source) + (AllToAll ? bytes * j : 0);
+    copy_bytes(transports::p2p::translate(my_block, member_delta(c, t, j, call, loc)), from, bytes, Coop::rank(),
+               Coop::size());
+  }
+  sync_team<Coop>(c, t, false, call, loc);
+}
+
+template <class Coop>
+GIO_DEVICE void fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                         std::size_t elem_size, const char* call, source_location loc) {
+  exchange_blocks<Coop, false>(c, team, dest, source, nelems, elem_size, call, loc);
+}
+
+template <class Coop>
+GIO_DEVICE void alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                         std::size_t elem_size, const char* call, source_location loc) {
+  exchange_blocks<Coop, true>(c, team, dest, source, nelems, elem_size, call, loc);
+}
+
+// Elements combined per access: 16 bytes when every address allows it, else one.
+template <class T, unsigned N> struct alignas(N * sizeof(T)) pack {
+  T v[N];
+};
+
+// pack `index` of the result: member 0's source combined with members 1, 2, ... in order.
+template <class P>
+GIO_DEVICE P combine_pack(const ctx& c, const team_info& t, reduce_op op, const P* source, std::size_t index,
+                          const char* call, source_location loc) {
+  P acc = transports::p2p::translate(source, member_delta(c, t, 0, call, loc))[index];
+  for (int j = 1; j < t.size; ++j) {
+    const P next = transports::p2p::translate(source, member_delta(c, t, j, call, loc))[index];
+#pragma unroll
+    for (unsigned e = 0; e < sizeof(P::v) / sizeof(P::v[0]); ++e) acc.v[e] = reduce_combine(op, acc.v[e], next.v[e]);
+  }
+  return acc;
+}
+
+// Combines packs [0, count) into dest. In place, every pack is read by every member before any
+// member overwrites it: a chunk of `held` packs per thread is combined into registers, the team
+// syncs, then the chunk is written.
+template <class Coop, class P>
+GIO_DEVICE void reduce_packs(const ctx& c, const team_info& t, reduce_op op, P* dest, const P* source,
+                             std::size_t count, const char* call, source_location loc) {
+  const std::size_t rank = Coop::rank(), size = Coop::size();
+  if (static_cast<const void*>(dest) != static_cast<const void*>(source)) {
+    for (std::size_t i = rank; i < count; i += size) dest[i] = combine_pack(c, t, op, source, i, call, loc);
+    return;
+  }
+  constexpr unsigned held = 4;
+  for (std::size_t chunk = 0; chunk < count; chunk += held * size) {
+    P result[held];
+#pragma unroll
+    for (unsigned h = 0; h < held; ++h) {
+      const std::size_t i = chunk + h * size + rank;
+      if (i < count) result[h] = combine_pack(c, t, op, source, i, call, loc);
+    }
+    sync_team<Coop>(c, t, false, call, loc);
+#pragma unroll
+    for (unsigned h = 0; h < held; ++h) {
+      const std::size_t i = chunk + h * size + rank;
+      if (i < count) dest[i] = result[h];
+    }
+  }
+}
+
+template <class Coop, class T>
+GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t nreduce,
+                       const char* call, source_location loc) {
+  const team_info t = team_of(c, team, call, loc);
+  check_size(c, nreduce, sizeof(T), call, loc);
+  check_symmetric(c, dest, nreduce * sizeof(T), call, loc);
+  check_symmetric(c, source, nreduce * sizeof(T), call, loc);
+  sync_team<Coop>(c, t, false, call, loc);  // every member's source is ready
+  constexpr unsigned per16 = sizeof(T) <= 16 ? 16 / sizeof(T) : 1;
+  using wide = pack<T, per16>;
+  using narrow = pack<T, 1>;
+  const bool aligned = ((reinterpret_cast<std::uintptr_t>(dest) | reinterpret_cast<std::uintptr_t>(source)) % 16) == 0;
+  const std::size_t wide_count = aligned ? nreduce / per16 : 0;
+  reduce_packs<Coop>(c, t, op, reinterpret_cast<wide*>(dest), reinterpret_cast<const wide*>(source), wide_count, call, loc);
+  const std::size_t done = wide_count * per16;
+  reduce_packs<Coop>(c, t, op, reinterpret_cast<narrow*>(dest + done), reinterpret_cast<const narrow*>(source + done),
+                     nreduce - done, call, loc);
+  sync_team<Coop>(c, t, false, call, loc);  // no member changes its source while another reads it
+}
+
+}  // namespace gio::detail

@@ -1,0 +1,85 @@
+// put-with-signal (OpenSHMEM 1.5 §9.8.1, dCUDA's notified put): the data, then a 64-bit signal
+// update at the target that becomes visible only after the data.
+//
+// Ordering on the load/store transport (docs/memory-model.md, "put_signal"): the group's data
+// stores, a group barrier, then the leader's release fence at system scope (cumulative over the
+// group's stores, which happen-before it through the barrier), then the signal as a relaxed
+// system-scope store (SET) or atomic add (ADD). A reader that acquires the signal value (wait,
+// test, signal_fetch) therefore sees the whole payload. Small payloads are written by the leader
+// itself, which saves the barrier in front of the fence (latency-bound sizes).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gio/device/checks.hpp"
+#include "gio/device/coop.hpp"
+#include "gio/device/rma_core.hpp"
+#include "gio/device/wait_core.hpp"
+#include "gio/ops.hpp"
+
+namespace gio::detail {
+
+// Up to this many bytes the group's leader writes the payload alone: a few vector stores cost
+// less than the group barrier that would otherwise precede the fence.
+inline constexpr std::size_t leader_writes_bytes = 256;
+
+GIO_DEVICE void check_signal(const ctx& c, const std::uint64_t* sig_addr, int sig_op, const char* call,
+                             source_location loc) {
+  check_symmetric(c, sig_addr, sizeof(std::uint64_t), call, loc);
+  check_aligned(c, sig_addr, sizeof(std::uint64_t), call, loc);
+  if constexpr (checks_enabled) {
+    if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+      fail(c, call, loc, "unknown signal operation [sig_op, max]", sig_op, SHMEM_SIGNAL_ADD);
+  }
+}
+
+// The signal update itself, after the caller's release fence.
+GIO_DEVICE void update_signal(std::uint64_t* remote_sig, std::uint64_t signal, int sig_op) {
+  if (sig_op == SHMEM_SIGNAL_ADD)
+    platform::atomic_rmw_sys_bits<platform::rmw::add>(remote_sig, signal);
+  else
+    platform::st_relaxed_sys(remote_sig, signal);
+}
+
+// Blocking and _nbi forms share this path (as for put: complete locally on return).
+template <class Coop>
+GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::size_t nelems, std::size_t elem_size,
+                           std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, int pe, const char* call,
+                           source_location loc) {
+  check_size(c, nelems, elem_size, call, loc);
+  const std::size_t bytes = nelems * elem_size;
+  check_symmetric(c, dest, bytes, call, loc);
+  check_signal(c, sig_addr, sig_op, call, loc);
+  const std::ptrdiff_t delta = route(c, pe, call, loc);
+  void* remote = transports::p2p::translate(dest, delta);
+  const bool leader = Coop::rank() == 0;
+  if (bytes <= leader_writes_bytes) {
+    if (leader) transports::p2p::put<coop::thread>(remote, source, bytes);
+  } else {
+    transports::p2p::put<Coop>(remote, source, bytes);
+    Coop::sync();
+  }
+  if (leader) {
+    platform::fence_acq_rel_system();
+    update_signal(transports::p2p::translate(sig_addr, delta), signal, sig_op);
+  }
+  Coop::sync();
+}
+
+// The signal word's value, acquired: what its writer ordered before the update is visible.
+GIO_DEVICE std::uint64_t signal_fetch(const ctx& c, const std::uint64_t* sig_addr, const char* call,
+                                      source_location loc) {
+  check_symmetric(c, sig_addr, sizeof(std::uint64_t), call, loc);
+  check_aligned(c, sig_addr, sizeof(std::uint64_t), call, loc);
+  return platform::ld_acquire_sys(sig_addr);
+}
+
+GIO_DEVICE std::uint64_t signal_wait_until(const ctx& c, std::uint64_t* sig_addr, int cmp, std::uint64_t value,
+                                           const char* call, source_location loc) {
+  check_ivars(c, sig_addr, 1, cmp, call, loc);
+  check_aligned(c, sig_addr, sizeof(std::uint64_t), call, loc);
+  wait_budget budget(c);
+  return wait_one(c, sig_addr, cmp, value, budget, call, loc);
+}
+
+}  // namespace gio::detail

@@ -1,0 +1,93 @@
+// Operation identifiers shared by the host and device APIs (atomics, signals, reductions), the
+// element types collectives and atomics accept, and the arithmetic of each reduction, written
+// once for the host (references, the CPU build) and the device.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define GIO_OPS_HD __host__ __device__ inline
+#else
+#define GIO_OPS_HD inline
+#endif
+
+namespace gio {
+
+// put_signal's sig_op (OpenSHMEM 1.5 values).
+inline constexpr int SHMEM_SIGNAL_SET = 0;
+inline constexpr int SHMEM_SIGNAL_ADD = 1;
+
+enum class reduce_op : std::uint32_t { sum, prod, min, max, and_, or_, xor_ };
+inline constexpr const char* reduce_op_name(reduce_op op) {
+  constexpr const char* names[] = {"sum", "prod", "min", "max", "and", "or", "xor"};
+  return names[static_cast<std::uint32_t>(op)];
+}
+// and/or/xor are defined on integers only (OpenSHMEM 1.5 Table 11).
+template <class T> inline constexpr bool reduce_op_allowed(reduce_op op) {
+  return std::is_integral_v<T> || op == reduce_op::sum || op == reduce_op::prod || op == reduce_op::min ||
+         op == reduce_op::max;
+}
+
+template <class T> GIO_OPS_HD T reduce_combine(reduce_op op, T a, T b) {
+  switch (op) {
+    case reduce_op::sum: return static_cast<T>(a + b);
+    case reduce_op::prod: return static_cast<T>(a * b);
+    case reduce_op::min: return b < a ? b : a;
+    case reduce_op::max: return a < b ? b : a;
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case reduce_op::and_: return static_cast<T>(a & b);
+      case reduce_op::or_: return static_cast<T>(a | b);
+      case reduce_op::xor_: return static_cast<T>(a ^ b);
+      default: break;
+    }
+  }
+  return a;
+}
+
+// Remote atomic operations (OpenSHMEM 1.5 §9.7).
+enum class amo_op : std::uint32_t {
+  fetch, set, swap, compare_swap, fetch_inc, inc, fetch_add, add, fetch_and, and_, fetch_or, or_, fetch_xor, xor_
+};
+
+// Element types of collectives and host atomics, type-erased across the library boundary.
+enum class dtype : std::uint32_t {
+  i8, i16, i32, i64, u8, u16, u32, u64, f32, f64
+};
+template <class T> inline constexpr dtype dtype_of() {
+  if constexpr (std::is_same_v<T, float>) return dtype::f32;
+  else if constexpr (std::is_same_v<T, double>) return dtype::f64;
+  else {
+    static_assert(std::is_integral_v<T> && sizeof(T) <= 8, "collectives and atomics take integers, float or double");
+    constexpr bool s = std::is_signed_v<T>;
+    if constexpr (sizeof(T) == 1) return s ? dtype::i8 : dtype::u8;
+    else if constexpr (sizeof(T) == 2) return s ? dtype::i16 : dtype::u16;
+    else if constexpr (sizeof(T) == 4) return s ? dtype::i32 : dtype::u32;
+    else return s ? dtype::i64 : dtype::u64;
+  }
+}
+inline constexpr std::size_t dtype_size(dtype t) {
+  constexpr std::size_t sizes[] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+  return sizes[static_cast<std::uint32_t>(t)];
+}
+
+// Calls f(T{}) with the C++ type of `t` (one switch for every type-erased dispatch).
+template <class F> GIO_OPS_HD decltype(auto) visit_dtype(dtype t, F&& f) {
+  switch (t) {
+    case dtype::i8: return f(std::int8_t{});
+    case dtype::i16: return f(std::int16_t{});
+    case dtype::i32: return f(std::int32_t{});
+    case dtype::i64: return f(std::int64_t{});
+    case dtype::u8: return f(std::uint8_t{});
+    case dtype::u16: return f(std::uint16_t{});
+    case dtype::u32: return f(std::uint32_t{});
+    case dtype::u64: return f(std::uint64_t{});
+    case dtype::f32: return f(float{});
+    default: return f(double{});
+  }
+}
+
+}  // namespace gio
