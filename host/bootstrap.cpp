@@ -2,9 +2,11 @@
 
 #include <mpi.h>
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gio {
@@ -35,6 +37,9 @@ class single_bootstrap final : public bootstrap {
   void allgather(const void* mine, void* all, std::size_t bytes) override { std::memcpy(all, mine, bytes); }
   void barrier() override {}
   const char* name() const override { return "single"; }
+  std::unique_ptr<bootstrap> split(int color, int) override {
+    return color < 0 ? nullptr : std::make_unique<single_bootstrap>();
+  }
 };
 
 // True when a launcher (mpirun/PMIx/Slurm) started this process.
@@ -60,17 +65,24 @@ class mpi_bootstrap final : public bootstrap {
       owns_mpi_ = true;
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &world_);
-    MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_);
+    MPI_Comm node = MPI_COMM_NULL;
+    MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     MPI_Comm_rank(world_, &rank_);
     MPI_Comm_size(world_, &size_);
-    MPI_Comm_rank(node_, &node_rank_);
-    MPI_Comm_size(node_, &node_size_);
+    MPI_Comm_rank(node, &node_rank_);
+    MPI_Comm_size(node, &node_size_);
     node_id_ = rank_;
-    MPI_Bcast(&node_id_, 1, MPI_INT, 0, node_);
+    MPI_Bcast(&node_id_, 1, MPI_INT, 0, node);
+    MPI_Comm_free(&node);
+  }
+  // A team's group: `comm` (owned) with the parent's node values.
+  mpi_bootstrap(MPI_Comm comm, const mpi_bootstrap& parent)
+      : world_(comm), node_rank_(parent.node_rank_), node_size_(parent.node_size_), node_id_(parent.node_id_) {
+    MPI_Comm_rank(world_, &rank_);
+    MPI_Comm_size(world_, &size_);
   }
   ~mpi_bootstrap() override {
     if (finalized()) return;  // the application ended MPI first: nothing left to free
-    MPI_Comm_free(&node_);
     MPI_Comm_free(&world_);
     if (owns_mpi_) MPI_Finalize();
   }
@@ -81,6 +93,8 @@ class mpi_bootstrap final : public bootstrap {
   int node_id() const override { return node_id_; }
   void allgather(const void* mine, void* all, std::size_t bytes) override {
     if (finalized()) throw std::runtime_error("MPI was finalized before gio");
+    if (bytes > static_cast<std::size_t>(INT_MAX))
+      throw std::runtime_error("an allgather of " + std::to_string(bytes) + " bytes per PE exceeds MPI's int count");
     MPI_Allgather(mine, static_cast<int>(bytes), MPI_BYTE, all, static_cast<int>(bytes), MPI_BYTE, world_);
   }
   void barrier() override {
@@ -88,10 +102,16 @@ class mpi_bootstrap final : public bootstrap {
     MPI_Barrier(world_);
   }
   const char* name() const override { return "mpi"; }
+  std::unique_ptr<bootstrap> split(int color, int key) override {
+    if (finalized()) throw std::runtime_error("MPI was finalized before gio");
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_split(world_, color < 0 ? MPI_UNDEFINED : color, key, &comm);
+    if (comm == MPI_COMM_NULL) return nullptr;
+    return std::unique_ptr<bootstrap>(new mpi_bootstrap(comm, *this));
+  }
 
  private:
-  MPI_Comm world_ = MPI_COMM_NULL;
-  MPI_Comm node_ = MPI_COMM_NULL;
+  MPI_Comm world_ = MPI_COMM_NULL;  // every PE of this group (all PEs for the world bootstrap)
   static bool finalized() {
     int done = 0;
     MPI_Finalized(&done);

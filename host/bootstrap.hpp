@@ -22,6 +22,11 @@ class bootstrap {
   virtual void barrier() = 0;
   virtual const char* name() const = 0;
 
+  // Collective over this bootstrap's PEs: those passing the same `color` (>= 0) form a new
+  // group, ranked by `key`; a PE passing a negative color gets nullptr. The group describes a
+  // team (allgather, barrier and agree over its members); node_*() stay this PE's node values.
+  virtual std::unique_ptr<bootstrap> split(int color, int key) = 0;
+
   // Collective: every PE says whether it failed (an empty string = success). Returns the
   // lowest failed PE and its cause on every PE, or nothing when all succeeded. This is how one
   // PE's failure reaches the others instead of leaving them waiting.

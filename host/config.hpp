@@ -29,6 +29,8 @@ struct settings {
   std::size_t symmetric_size;    // GIO_SYMMETRIC_SIZE (bytes)
   std::uint64_t wait_timeout_ns; // GIO_WAIT_TIMEOUT (checked builds; 0 = unbounded)
   int num_gpus;                  // GIO_NUM_GPUS (0 = every visible GPU)
+  int max_teams;                 // GIO_MAX_TEAMS (team table entries, >= 2)
+  std::string atomics;           // GIO_ATOMICS: native | cas
   std::string bootstrap;         // GIO_BOOTSTRAP: mpi | single
   std::string debug;             // GIO_DEBUG: off | info
 };

@@ -15,80 +15,46 @@
 #include <string>
 #include <vector>
 
-#include "bootstrap.hpp"
-#include "config.hpp"
-#include "gio/host.hpp"
-#include "gpu/backend.hpp"
-#include "heap_allocator.hpp"
-#include "transports/p2p/p2p_setup.hpp"
+#include "runtime.hpp"
+#include "teams.hpp"
 
 namespace gio {
+namespace rt {
+
+runtime::~runtime() {
+  // Every PE gets here together (finalize, or an init failure all PEs agreed on). Each step
+  // runs on its own, so a failing one (a trapped kernel makes synchronize throw) cannot make
+  // this PE skip a barrier that the other PEs are waiting in.
+  if (device_selected) shutdown_step("synchronizing the GPU", [&] { backend->synchronize(); });
+  if (boot) shutdown_step("barrier", [&] { boot->barrier(); });  // nobody still uses a heap
+  for (auto& c : connections)
+    shutdown_step("unmapping a peer heap", [&] { transports::p2p::disconnect(*backend, c); });
+  if (peers_device) shutdown_step("freeing the peer table", [&] { backend->free_table(peers_device); });
+  if (teams_device) shutdown_step("freeing the team table", [&] { backend->free_table(teams_device); });
+  if (heap) shutdown_step("freeing the heap", [&] { backend->free_heap(heap, heap_bytes); });
+  if (boot) shutdown_step("barrier", [&] { boot->barrier(); });
+}
+
+void runtime::shutdown_step(const char* what, const std::function<void()>& step) noexcept {
+  try {
+    step();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gio: PE %d: shutting down, %s: %s\n", pe(), what, e.what());
+  }
+}
+
+}  // namespace rt
+
+using namespace rt;
+
 namespace {
 
-constexpr bool gpu_build = GIO_GPU_IS_CUDA || GIO_GPU_IS_HIP;
-#if defined(GIO_CHECKS) && GIO_CHECKS
-constexpr bool checked_build = true;
-#else
-constexpr bool checked_build = false;
-#endif
-
-// gio's own part of every heap, before the user's allocations: the probe word and the slots of
-// the stream barrier. Symmetric like the rest, so peers address it with the same offsets.
-constexpr std::size_t probe_offset = 0;
-constexpr std::size_t barrier_slots_offset = 64;
 constexpr std::size_t heap_granularity = 2u << 20;
 constexpr std::uint64_t probe_magic = 0x67696f2d70726f62ull;  // "gio-prob"
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
-struct runtime {
-  config::settings settings{};
-  std::unique_ptr<bootstrap> boot;
-  std::unique_ptr<gpu::backend> backend;
-  gpu::device_info device;
-  char* heap = nullptr;
-  std::size_t heap_bytes = 0;      // the whole reservation
-  std::size_t internal_bytes = 0;  // gio's part at its start
-  std::unique_ptr<heap_allocator> allocator;
-  std::vector<transports::p2p::connection> connections;  // one per PE
-  std::vector<peer_info> peers;    // host copy of the device table
-  peer_info* peers_device = nullptr;
-  device_handle handle{};
-  std::uint64_t stream_barrier_epoch = 0;
-  std::uint64_t collective_calls = 0;
-  double init_seconds = 0;
-  bool device_selected = false;
-
-  int pe() const { return boot ? boot->rank() : -1; }
-
-  ~runtime() {
-    // Every PE gets here together (finalize, or an init failure all PEs agreed on). Each step
-    // runs on its own, so a failing one (a trapped kernel makes synchronize throw) cannot make
-    // this PE skip a barrier that the other PEs are waiting in.
-    if (device_selected) shutdown_step("synchronizing the GPU", [&] { backend->synchronize(); });
-    if (boot) shutdown_step("barrier", [&] { boot->barrier(); });  // nobody still uses a heap
-    for (auto& c : connections)
-      shutdown_step("unmapping a peer heap", [&] { transports::p2p::disconnect(*backend, c); });
-    if (peers_device) shutdown_step("freeing the peer table", [&] { backend->free_table(peers_device); });
-    if (heap) shutdown_step("freeing the heap", [&] { backend->free_heap(heap, heap_bytes); });
-    if (boot) shutdown_step("barrier", [&] { boot->barrier(); });
-  }
-
-  void shutdown_step(const char* what, const std::function<void()>& step) noexcept {
-    try {
-      step();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "gio: PE %d: shutting down, %s: %s\n", pe(), what, e.what());
-    }
-  }
-};
-
 std::unique_ptr<runtime> the_runtime;
-
-runtime& running(const char* call) {
-  if (!the_runtime) throw error(-1, std::string(call) + " called before shmem_init");
-  return *the_runtime;
-}
 
 // Runs one init stage on every PE and makes them agree on its outcome.
 void stage(std::unique_ptr<runtime>& r, const char* what, const std::function<void()>& body) {
@@ -128,7 +94,8 @@ void select_gpu(runtime& r) {
 
 void allocate_heap(runtime& r) {
   const int n = r.boot->size();
-  r.internal_bytes = round_up(barrier_slots_offset + sizeof(std::uint64_t) * n, 4096);
+  r.team_sync_offset = round_up(barrier_slots_offset + sizeof(std::uint64_t) * n, 64);
+  r.internal_bytes = round_up(r.team_sync_offset + team_sync_area_bytes(r.settings.max_teams, n), 4096);
   if (r.settings.symmetric_size > (std::size_t(1) << 50))
     throw std::runtime_error("GIO_SYMMETRIC_SIZE=" + config::format_size(r.settings.symmetric_size) +
                              " is larger than 1 PiB");
@@ -143,7 +110,7 @@ void allocate_heap(runtime& r) {
   // heap starts on the same (largest supported) alignment.
   if (reinterpret_cast<std::uintptr_t>(r.heap) % heap_granularity != 0)
     throw std::runtime_error("the symmetric heap is not 2 MiB aligned (backend " + std::string(r.backend->name()) + ")");
-  r.backend->fill(r.heap, 0, r.internal_bytes);
+  r.backend->fill(r.heap, 0, r.internal_bytes);  // barrier slots and team sync areas start at 0
   // One allocator over the whole heap; gio's own page is its first block, at offset 0.
   r.allocator = std::make_unique<heap_allocator>(r.heap_bytes);
   if (r.allocator->allocate(r.internal_bytes) != std::optional<std::size_t>(0))
@@ -172,6 +139,8 @@ void connect_peers(runtime& r, const std::vector<transports::p2p::heap_card>& ca
     } else {
       c = transports::p2p::connect(*r.backend, gpu_build, cards[me], cards[pe]);
     }
+    // GIO_ATOMICS=cas: the device library's CAS-loop fallback for every peer, this PE included.
+    if (r.settings.atomics == "cas") c.peer.caps &= ~static_cast<std::uint32_t>(peer_native_atomics);
     r.peers[pe] = c.peer;
   }
 }
@@ -215,6 +184,7 @@ void publish_handle(runtime& r) {
     char* base = r.peers[first + i].heap_base;
     if (!base) continue;
     r.handle.inline_reachable |= 1u << i;
+    if (r.peers[first + i].caps & peer_native_atomics) r.handle.inline_native_atomics |= 1u << i;
     r.handle.inline_delta[i] = base - r.heap;
   }
 }
@@ -302,8 +272,14 @@ void* collective_allocate(collective_kind kind, std::size_t size, std::size_t al
   return ptr;
 }
 
-// Offset of a symmetric address (any byte of the heap, gio's part included), or throws.
-std::size_t heap_offset(runtime& r, const void* ptr, std::size_t bytes, const char* call) {
+}  // namespace
+
+runtime& rt::running(const char* call) {
+  if (!the_runtime) throw error(-1, std::string(call) + " called before shmem_init");
+  return *the_runtime;
+}
+
+std::size_t rt::heap_offset(runtime& r, const void* ptr, std::size_t bytes, const char* call) {
   const char* p = static_cast<const char*>(ptr);
   if (p < r.heap || p >= r.heap + r.heap_bytes)
     throw error(r.pe(), std::string(call) + ": address " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
@@ -315,7 +291,7 @@ std::size_t heap_offset(runtime& r, const void* ptr, std::size_t bytes, const ch
   return offset;
 }
 
-char* reachable_heap(runtime& r, int pe, const char* call) {
+char* rt::reachable_heap(runtime& r, int pe, const char* call) {
   if (pe < 0 || pe >= r.boot->size())
     throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " out of range [0, " +
                             std::to_string(r.boot->size()) + ")");
@@ -323,8 +299,6 @@ char* reachable_heap(runtime& r, int pe, const char* call) {
     throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " is not reachable from this PE");
   return r.peers[pe].heap_base;
 }
-
-}  // namespace
 
 // --- API ---------------------------------------------------------------------------------------
 
@@ -362,6 +336,8 @@ void shmem_init() {
     probe_peers(*r);
     publish_handle(*r);
   });
+  std::vector<team_slot> teams = make_predefined_teams(*r);
+  stage(r, "publishing the team table", [&] { publish_teams(*r, std::move(teams)); });
   r->init_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (r->settings.debug == "info" && r->pe() == 0)
     std::fprintf(stderr, "gio: %d PEs up in %.3f s (bootstrap %s, backend %s, heap %s per PE)\n", r->boot->size(),
@@ -475,7 +451,8 @@ runtime_report shmem_runtime_report() {
   rep.gpu_name = r.device.name;
   rep.gpu_bus_id = r.device.pci_bus_id;
   rep.heap_size = r.heap_bytes;
-  rep.gpu_memory_used = gpu_build ? r.heap_bytes + sizeof(peer_info) * r.peers.size() : 0;
+  rep.gpu_memory_used =
+      gpu_build ? r.heap_bytes + sizeof(peer_info) * r.peers.size() + sizeof(team_info) * r.teams.size() : 0;
   rep.init_seconds = r.init_seconds;
   return rep;
 }

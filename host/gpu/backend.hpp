@@ -9,6 +9,7 @@
 #include <string>
 
 #include "gio/handle.hpp"
+#include "gio/host.hpp"
 #include "gio/platform/host_stream.hpp"
 
 namespace gio::gpu {
@@ -16,6 +17,32 @@ namespace gio::gpu {
 // Opaque bytes that let a node-local peer map this PE's heap (an IPC handle or a shm name).
 struct heap_export {
   char bytes[128];
+};
+
+// One host-initiated atomic (shmem_*_atomic_* called on the host), checked by the runtime:
+// `dest` is a symmetric address of this PE's heap, operands are raw bits of a 4- or 8-byte type.
+struct atomic_request {
+  const char* call;
+  amo_op op;
+  dtype type;
+  void* dest;
+  std::uint64_t value;
+  std::uint64_t compare;
+  int pe;
+};
+
+// One host-initiated collective over a team, checked by the runtime (gio::detail::host_collective
+// describes the fields).
+struct collective_request {
+  const char* call;
+  detail::collective_kind kind;
+  shmem_team_t team;
+  void* dest;
+  const void* source;
+  std::size_t count;
+  dtype type;
+  reduce_op op;
+  int root;
 };
 
 struct device_info {
@@ -65,6 +92,16 @@ class backend {
   // handle's peer table and the runtime's barrier slots at `slots_offset` in every heap.
   virtual void barrier_on_stream(const device_handle& handle, std::size_t slots_offset, std::uint64_t epoch,
                                  stream_t stream) = 0;
+
+  // Host atomics: done by this GPU's device library (GPU builds; a one-thread kernel, so the
+  // peer's link decides native or CAS as for kernels) or by the CPU on the mapped heap (GPU-less
+  // build). Blocking; returns the old value's bits.
+  virtual std::uint64_t atomic(const device_handle& handle, const atomic_request& a) = 0;
+  // GPU builds: one workgroup runs the device library's collective core / team sync, in order on
+  // `*stream`, or when `stream` is null on an internal stream that is waited for. The GPU-less
+  // build has no device: the runtime runs collectives over the bootstrap instead.
+  virtual void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) = 0;
+  virtual void team_sync(const device_handle& handle, shmem_team_t team, const char* call, const stream_t* stream) = 0;
 };
 
 std::unique_ptr<backend> make_backend();

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "config.hpp"
 #include "gpu/backend.hpp"
@@ -42,6 +43,56 @@ void* map_aligned(int fd, std::size_t bytes) {
   const std::uintptr_t end = aligned + bytes, reserved_end = start + bytes + alignment;
   if (reserved_end > end) munmap(reinterpret_cast<void*>(end), reserved_end - end);
   return heap;
+}
+
+// The result of `op` on the old value (OpenSHMEM's AMO semantics), in the request's type.
+template <class T> T amo_result(amo_op op, T old, T value, T compare) {
+  switch (op) {
+    case amo_op::fetch: return old;
+    case amo_op::set: case amo_op::swap: return value;
+    case amo_op::compare_swap: return old == compare ? value : old;
+    case amo_op::fetch_inc: case amo_op::inc: return static_cast<T>(old + T(1));
+    case amo_op::fetch_add: case amo_op::add: return static_cast<T>(old + value);
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case amo_op::fetch_and: case amo_op::and_: return static_cast<T>(old & value);
+      case amo_op::fetch_or: case amo_op::or_: return static_cast<T>(old | value);
+      case amo_op::fetch_xor: case amo_op::xor_: return static_cast<T>(old ^ value);
+      default: break;
+    }
+  }
+  return old;
+}
+
+// One atomic on `Bits`-sized memory another process maps too: a compare-and-swap loop on the
+// raw bits, computing in the request's type (integers and floating point alike), sequentially
+// consistent like the device's system-scope atomics.
+template <class Bits> std::uint64_t cpu_atomic(char* target, const atomic_request& a) {
+  auto* word = reinterpret_cast<Bits*>(target);
+  Bits old = __atomic_load_n(word, __ATOMIC_SEQ_CST);
+  if (a.op == amo_op::fetch) return old;
+  const auto next_bits = [&](Bits old_bits) {
+    return visit_dtype(a.type, [&](auto zero) -> Bits {
+      using T = decltype(zero);
+      if constexpr (sizeof(T) != sizeof(Bits)) {
+        return old_bits;  // not reached: the runtime pairs the type with its width
+      } else {
+        T old_value, value, compare;
+        std::memcpy(&old_value, &old_bits, sizeof(T));
+        std::memcpy(&value, &a.value, sizeof(T));
+        std::memcpy(&compare, &a.compare, sizeof(T));
+        const T next = amo_result(a.op, old_value, value, compare);
+        Bits bits;
+        std::memcpy(&bits, &next, sizeof(T));
+        return bits;
+      }
+    });
+  };
+  while (!__atomic_compare_exchange_n(word, &old, next_bits(old), false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+  }
+  return old;
 }
 
 class shm_backend final : public backend {
@@ -126,6 +177,18 @@ class shm_backend final : public backend {
 
   void barrier_on_stream(const device_handle&, std::size_t, std::uint64_t, stream_t) override {
     throw std::runtime_error("shmem_barrier_all_on_stream needs a GPU build");
+  }
+
+  std::uint64_t atomic(const device_handle& h, const atomic_request& a) override {
+    char* target = h.peers[a.pe].heap_base + (static_cast<char*>(a.dest) - h.heap_base);
+    if (dtype_size(a.type) == 4) return cpu_atomic<std::uint32_t>(target, a);
+    return cpu_atomic<std::uint64_t>(target, a);
+  }
+  void collective(const device_handle&, const collective_request&, const stream_t*) override {
+    throw std::runtime_error("device collectives need a GPU build");
+  }
+  void team_sync(const device_handle&, shmem_team_t, const char*, const stream_t*) override {
+    throw std::runtime_error("device team sync needs a GPU build");
   }
 
  private:

@@ -129,7 +129,7 @@ TEST(ConfigTable, EveryRowIsComplete) {
     EXPECT_EQ(var.choices != nullptr, var.type == kind::choice);
   }
   EXPECT_EQ(names, (std::set<std::string>{"GIO_SYMMETRIC_SIZE", "GIO_WAIT_TIMEOUT", "GIO_NUM_GPUS",
-                                          "GIO_BOOTSTRAP", "GIO_DEBUG"}));
+                                          "GIO_MAX_TEAMS", "GIO_ATOMICS", "GIO_BOOTSTRAP", "GIO_DEBUG"}));
 }
 
 TEST(ConfigLoad, Defaults) {
@@ -138,6 +138,8 @@ TEST(ConfigLoad, Defaults) {
   EXPECT_EQ(s.symmetric_size, GiB);
   EXPECT_EQ(s.wait_timeout_ns, 10'000'000'000u);
   EXPECT_EQ(s.num_gpus, 0);
+  EXPECT_EQ(s.max_teams, 32);
+  EXPECT_EQ(s.atomics, "native");
   EXPECT_EQ(s.bootstrap, "mpi");
   EXPECT_EQ(s.debug, "off");
 }
@@ -146,12 +148,16 @@ TEST(ConfigLoad, ReadsEveryVariable) {
   const fake_env env({{"GIO_SYMMETRIC_SIZE", "256M"},
                       {"GIO_WAIT_TIMEOUT", "1.5s"},
                       {"GIO_NUM_GPUS", "4"},
+                      {"GIO_MAX_TEAMS", "2"},
+                      {"GIO_ATOMICS", "cas"},
                       {"GIO_BOOTSTRAP", "single"},
                       {"GIO_DEBUG", "info"}});
   const settings s = load(env.lookup());
   EXPECT_EQ(s.symmetric_size, 256 * MiB);
   EXPECT_EQ(s.wait_timeout_ns, 1'500'000'000u);
   EXPECT_EQ(s.num_gpus, 4);
+  EXPECT_EQ(s.max_teams, 2);
+  EXPECT_EQ(s.atomics, "cas");
   EXPECT_EQ(s.bootstrap, "single");
   EXPECT_EQ(s.debug, "info");
 }
@@ -170,6 +176,8 @@ TEST(ConfigLoad, ErrorNamesVariableValueAndExpectation) {
             "GIO_WAIT_TIMEOUT=\"5h\": expected a duration such as 10s, 500ms or 20us (0 = unbounded)");
   EXPECT_EQ(load_error({{"GIO_BOOTSTRAP", "pmix"}}), "GIO_BOOTSTRAP=\"pmix\": expected one of mpi, single");
   EXPECT_EQ(load_error({{"GIO_DEBUG", "INFO"}}), "GIO_DEBUG=\"INFO\": expected one of off, info");
+  EXPECT_EQ(load_error({{"GIO_ATOMICS", "fast"}}), "GIO_ATOMICS=\"fast\": expected one of native, cas");
+  EXPECT_EQ(load_error({{"GIO_MAX_TEAMS", "1"}}), "GIO_MAX_TEAMS=\"1\": expected an integer from 2 to 4096");
 }
 
 TEST(ConfigLoad, ZeroHeapIsInvalid) {

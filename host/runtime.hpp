@@ -1,0 +1,77 @@
+// The host runtime's state, shared by its parts (runtime.cpp: init, heap, RMA; teams.cpp;
+// collectives.cpp). Private to the host runtime.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bootstrap.hpp"
+#include "config.hpp"
+#include "gio/host.hpp"
+#include "gpu/backend.hpp"
+#include "heap_allocator.hpp"
+#include "transports/p2p/p2p_setup.hpp"
+
+namespace gio::rt {
+
+inline constexpr bool gpu_build = GIO_GPU_IS_CUDA || GIO_GPU_IS_HIP;
+#if defined(GIO_CHECKS) && GIO_CHECKS
+inline constexpr bool checked_build = true;
+#else
+inline constexpr bool checked_build = false;
+#endif
+
+// gio's own part of every heap, before the user's allocations: the probe word, the slots of the
+// stream barrier (one word per PE) and the teams' sync areas (team_sync_offset). Symmetric like
+// the rest, so peers address it with the same offsets.
+inline constexpr std::size_t probe_offset = 0;
+inline constexpr std::size_t barrier_slots_offset = 64;
+
+// One entry of the team table as the host keeps it.
+struct team_slot {
+  team_info info{0, 1, 0, -1, 0, 0};  // size 0: unused; copied to the device table on each change
+  std::unique_ptr<bootstrap> group;   // the members: host-side sync, the CPU build's collectives
+  shmem_team_config_t config{0};
+  bool used() const { return info.size > 0; }
+};
+
+struct runtime {
+  config::settings settings{};
+  std::unique_ptr<bootstrap> boot;
+  std::unique_ptr<gpu::backend> backend;
+  gpu::device_info device;
+  char* heap = nullptr;
+  std::size_t heap_bytes = 0;      // the whole reservation
+  std::size_t internal_bytes = 0;  // gio's part at its start
+  std::size_t team_sync_offset = 0;  // the sync areas: max_teams x team_sync_words(n_pes) words
+  std::unique_ptr<heap_allocator> allocator;
+  std::vector<transports::p2p::connection> connections;  // one per PE
+  std::vector<peer_info> peers;    // host copy of the device table
+  peer_info* peers_device = nullptr;
+  std::vector<team_slot> teams;    // GIO_MAX_TEAMS entries, index = shmem_team_t
+  team_info* teams_device = nullptr;
+  device_handle handle{};
+  std::uint64_t stream_barrier_epoch = 0;
+  std::uint64_t collective_calls = 0;
+  double init_seconds = 0;
+  bool device_selected = false;
+
+  int pe() const { return boot ? boot->rank() : -1; }
+  ~runtime();
+
+ private:
+  void shutdown_step(const char* what, const std::function<void()>& step) noexcept;
+};
+
+// The running runtime, or throws gio::error naming `call` when shmem_init has not run.
+runtime& running(const char* call);
+
+// Offset of a symmetric address range (any byte of the heap, gio's part included), or throws.
+std::size_t heap_offset(runtime& r, const void* ptr, std::size_t bytes, const char* call);
+// `pe`'s heap as mapped here, or throws (PE out of range, or not reachable from this PE).
+char* reachable_heap(runtime& r, int pe, const char* call);
+
+}  // namespace gio::rt
