@@ -14,7 +14,14 @@
 //
 // Cooperation is part of the name: no suffix = the calling thread alone; _wave = every thread of
 // the warp/wavefront; _wg = every thread of the workgroup (block). Members pass the same
-// arguments. Group calls end with a barrier of the group.
+// arguments, and any member may read any part of `source`: it must be complete for the whole
+// group at the call (a group barrier first if several members wrote it). Group calls end with a
+// barrier of the group.
+//
+// Teams. ctx_create_wg(h, storage, team) / ctx_default(h, team) make a team context: the `pe` of
+// its RMA, atomic and signal calls is a PE of that team (default SHMEM_TEAM_WORLD). Queries:
+// shmem_team_my_pe / shmem_team_n_pes (ctx, team) -> -1 when not a member / invalid;
+// shmem_team_translate_pe(ctx, src_team, src_pe, dest_team) -> -1 when not a member.
 //
 // RMA (the `nelems` count elements of T; the mem forms count bytes). `dest` of a put and `source`
 // of a get are symmetric addresses (from shmem_malloc) in the caller's heap; the other side is any
@@ -45,8 +52,48 @@
 //   element i (status may be nullptr); _any returns an index or SIZE_MAX, _some a count.
 //   cmp is one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE.
 //
+// Atomics (OpenSHMEM 1.5 §9.7), one thread; any number of threads/PEs may target one word:
+//   shmem_atomic_<op>(ctx, ...), shmem_ctx_<type>_atomic_<op>(ctx, ...) with op = fetch, set,
+//   swap, compare_swap(dest, cond, value), fetch_inc, inc, fetch_add, add, fetch_and, and,
+//   fetch_or, or, fetch_xor, xor (types per OpenSHMEM tables 6-9: 32/64-bit integers; fetch/set/
+//   swap also float and double). Fetching forms return the old value; _nbi forms take `T* fetch`
+//   first and store it there (complete at shmem_quiet). Atomic at system scope against every
+//   other gio atomic; a CAS loop where the link lacks the operation. Atomics order nothing by
+//   themselves: use fence/quiet. dest: a symmetric, naturally aligned word.
+//
+// Signals: shmem_put_signal[_nbi][_wave|_wg](ctx, dest, source, nelems, sig_addr, signal, sig_op,
+//   pe) (and shmem_ctx_putmem_signal..., shmem_ctx_<type>_put_signal...): the put, then sig_addr at
+//   `pe` is set to / increased by `signal` (SHMEM_SIGNAL_SET / SHMEM_SIGNAL_ADD). Whoever observes
+//   the new signal value (shmem_signal_wait_until, shmem_signal_fetch, wait/test) sees the whole
+//   payload. shmem_signal_fetch(ctx, sig_addr) -> value (acquire);
+//   shmem_signal_wait_until(ctx, sig_addr, cmp, value) -> the value that satisfied it.
+// Vector waits: shmem_<type>_wait_until_{all,any,some}_vector / test_*_vector compare element i
+//   with values[i].
+//
+// Team synchronisation and collectives: one caller (a thread, or the whole wave/workgroup for
+// _wave/_wg) per PE per call; every member of the team calls, in the same order, with the same
+// arguments (root, sizes). Return 0.
+//   shmem_barrier_all(ctx), shmem_barrier(ctx, team)   quiet, then sync: every member's earlier
+//                                                      puts are visible to all members after it.
+//   shmem_sync_all(ctx), shmem_team_sync(ctx, team)    sync with release/acquire ordering (what a
+//                                                      member wrote before is visible after).
+//   shmem_broadcast(ctx, team, dest, source, nelems, PE_root)   root's source to every dest (root's too)
+//   shmem_fcollect(ctx, team, dest, source, nelems)    dest = the members' sources in team order
+//   shmem_alltoall(ctx, team, dest, source, nelems)    block j of source -> block my_pe of j's dest
+//   shmem_<op>_reduce(ctx, team, dest, source, nreduce) op = and, or, xor (integers), min, max,
+//                                                      sum, prod; every member gets bit-identical
+//                                                      results (combined in team order); dest may
+//                                                      equal source (not partially overlap it).
+//   ...mem forms count bytes; typed forms shmem_<type>_broadcast, shmem_<type>_sum_reduce, ...
+//   dest (and reduction sources) are symmetric. As in OpenSHMEM, dest must not be in use on any
+//   member when the collective starts (e.g. read by the previous round): sync first if it is.
+//   On return this PE's dest holds the result and its source may be reused.
+//   Co-residency: a kernel whose workgroups wait for each other across PEs must have them all
+//   resident: launch it with gio::launch_collective (gio/launch.hpp).
+//
 // Checked builds (Debug, or GIO_CHECKS=1) verify PE ranges, that addresses lie in the symmetric
-// heap, size overflow and comparison operators, and bound every wait by GIO_WAIT_TIMEOUT: a
+// heap, alignment of atomics and signals, team membership and roots, size overflow and comparison
+// operators, and bound every wait by GIO_WAIT_TIMEOUT: a
 // failure prints "gio: PE <n>: <call> (<file>:<line>): <cause>" and traps the kernel.
 #pragma once
 
