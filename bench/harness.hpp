@@ -2,8 +2,10 @@
 // repetitions, data checks and CSV rows. `Shim` is the comm shim (shim_gio.hpp or
 // shim_nvshmem.hpp); everything here is the same for both, so their numbers compare like for like.
 //
-// PE 0 initiates and times; PE 1 answers; further PEs only join the collectives. Every PE makes the
-// same sequence of collective calls (barriers, broadcasts), so no configuration can hang one side.
+// PE 0 initiates and times; PE 1 answers (and holds the AMO targets); further PEs only join the
+// host collectives, except for the device barriers and collectives (barrier, coll), which launch
+// one workgroup on every PE. Every PE makes the same sequence of host collective calls (barriers,
+// broadcasts), so no configuration can hang one side.
 #pragma once
 #include <mpi.h>
 
@@ -12,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -103,6 +106,110 @@ inline std::vector<std::size_t> doubling_sizes(std::size_t from, std::size_t to)
   return sizes;
 }
 
+// A failed check of a benchmark's result: a benchmark that measures wrong code is worthless.
+inline void require(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error("result check failed: " + what);
+}
+
+// The first byte where `device` differs from `expected`, reported by require().
+inline void check_bytes(const char* what, const void* device, const std::vector<std::uint8_t>& expected) {
+  std::vector<std::uint8_t> host(expected.size());
+  gpu::copy_to_host(host.data(), device, host.size());
+  const auto diff = std::mismatch(host.begin(), host.end(), expected.begin());
+  if (diff.first == host.end()) return;
+  const std::size_t at = std::size_t(diff.first - host.begin());
+  require(false, std::string(what) + ": byte " + std::to_string(at) + " of " + std::to_string(host.size()) + " is " +
+                     std::to_string(*diff.first) + ", expected " + std::to_string(*diff.second));
+}
+
+// `count` values of T, value(i) each, as bytes.
+template <class T, class Value> std::vector<std::uint8_t> bytes_of(std::size_t count, Value value) {
+  std::vector<std::uint8_t> out(count * sizeof(T));
+  for (std::size_t i = 0; i < count; ++i) {
+    const T v = value(i);
+    std::memcpy(out.data() + i * sizeof(T), &v, sizeof(T));
+  }
+  return out;
+}
+
+inline const char* collective_name(collective kind) {
+  switch (kind) {
+    case collective::reduce_int64_sum: return "reduce_int64_sum";
+    case collective::reduce_double_sum: return "reduce_double_sum";
+    case collective::broadcast: return "broadcast";
+    case collective::fcollect: return "fcollect";
+    case collective::alltoall: return "alltoall";
+  }
+  return "?";
+}
+
+// One collective at one size, as seen by PE `me` of `n`: what it contributes and what its `dest`
+// must hold afterwards (closed forms; empty `expected`: not checked, the broadcast root's dest).
+struct collective_case {
+  std::vector<std::uint8_t> source;
+  std::vector<std::uint8_t> expected;
+  std::size_t dest_bytes;
+};
+
+inline collective_case make_collective_case(collective kind, std::size_t bytes, int me, int n, int root) {
+  const std::int64_t pes = n;
+  const std::int64_t pe_sum = pes * (pes - 1) / 2;  // 0 + 1 + ... + (n - 1)
+  constexpr std::int64_t pe_weight = 1000003;
+  auto pattern = [](int pe, std::size_t from, std::size_t count) {
+    return bytes_of<std::uint8_t>(count, [&](std::size_t i) { return pattern_byte(pe, from + i); });
+  };
+  collective_case c;
+  c.dest_bytes = bytes;
+  switch (kind) {
+    case collective::reduce_int64_sum: {  // PE p gives p * w + i: the sum is n * i + w * (0 + ... + n-1)
+      const std::size_t count = bytes / sizeof(std::int64_t);
+      c.source = bytes_of<std::int64_t>(count, [&](std::size_t i) { return me * pe_weight + std::int64_t(i); });
+      c.expected = bytes_of<std::int64_t>(count, [&](std::size_t i) { return pes * std::int64_t(i) + pe_weight * pe_sum; });
+      break;
+    }
+    case collective::reduce_double_sum: {  // PE p gives p + i/4; every partial sum is exact
+      const std::size_t count = bytes / sizeof(double);
+      c.source = bytes_of<double>(count, [&](std::size_t i) { return double(me) + 0.25 * double(i); });
+      c.expected = bytes_of<double>(count, [&](std::size_t i) { return double(pes) * 0.25 * double(i) + double(pe_sum); });
+      break;
+    }
+    case collective::broadcast:
+      c.source = pattern(me, 0, bytes);
+      if (me != root) c.expected = pattern(root, 0, bytes);
+      break;
+    case collective::fcollect:  // block p of dest = PE p's source
+      c.source = pattern(me, 0, bytes);
+      c.dest_bytes = std::size_t(n) * bytes;
+      for (int p = 0; p < n; ++p) {
+        const std::vector<std::uint8_t> block = pattern(p, 0, bytes);
+        c.expected.insert(c.expected.end(), block.begin(), block.end());
+      }
+      break;
+    case collective::alltoall:  // block p of dest = block `me` of PE p's source
+      c.source = pattern(me, 0, std::size_t(n) * bytes);
+      c.dest_bytes = std::size_t(n) * bytes;
+      for (int p = 0; p < n; ++p) {
+        const std::vector<std::uint8_t> block = pattern(p, std::size_t(me) * bytes, bytes);
+        c.expected.insert(c.expected.end(), block.begin(), block.end());
+      }
+      break;
+  }
+  return c;
+}
+
+inline const char* amo_name(amo_kind kind) {
+  switch (kind) {
+    case amo_kind::fetch_add: return "amo_fetch_add";
+    case amo_kind::compare_swap: return "amo_compare_swap";
+    case amo_kind::fetch: return "amo_fetch";
+  }
+  return "?";
+}
+
+inline double per_iteration_ns(const timing_slot& t, unsigned iterations) {
+  return double(t.end_ns - t.start_ns) / iterations;
+}
+
 inline double since_ns(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
 }
@@ -110,8 +217,8 @@ inline double since_ns(std::chrono::steady_clock::time_point start) {
 template <class Shim>
 class harness {
  public:
-  harness(const options& opt, csv_writer& out) : opt_(opt), out_(out), me_(Shim::my_pe()) {
-    if (Shim::n_pes() < 2) throw std::runtime_error("needs at least 2 PEs (mpirun -np 2)");
+  harness(const options& opt, csv_writer& out) : opt_(opt), out_(out), me_(Shim::my_pe()), n_pes_(Shim::n_pes()) {
+    if (n_pes_ < 2) throw std::runtime_error("needs at least 2 PEs (mpirun -np 2)");
     peer_ = me_ == 0 ? 1 : 0;
     // PE 0's multiprocessor count names the launch shapes, so every PE agrees on them.
     sm_count_ = gpu::multiprocessor_count();
@@ -139,6 +246,29 @@ class harness {
         run_bandwidth(shape, false);
         run_bandwidth(shape, true);
       }
+    }
+    if (opt_.wants("signal")) {
+      for (scope s : opt_.scopes)
+        for (std::size_t bytes : doubling_sizes(opt_.min_size, opt_.signal_max_size))
+          run_pingpong("pingpong_put_signal", {s, message::put_signal, 1, group_threads(s), bytes});
+    }
+    if (opt_.wants("amo")) {
+      for (amo_kind kind : {amo_kind::fetch_add, amo_kind::compare_swap, amo_kind::fetch}) run_amo_latency(kind);
+    }
+    if (opt_.wants("amo_rate")) {
+      for (const launch_shape& shape : opt_.amo_shapes)
+        for (bool per_thread : {false, true})
+          for (bool fetching : {true, false}) run_amo_rate(shape, per_thread, fetching);
+    }
+    if (opt_.wants("barrier")) {
+      for (sync_kind kind : {sync_kind::barrier_all, sync_kind::sync_all})
+        for (scope s : opt_.scopes) run_sync(kind, s);
+    }
+    if (opt_.wants("coll")) {
+      for (collective kind : all_collectives)
+        for (std::size_t bytes : doubling_sizes(std::max<std::size_t>(opt_.min_size, 8), opt_.coll_max_size))
+          run_collective(kind, bytes);
+      fill_with_pattern(send_, std::size_t(n_pes_) * opt_.coll_max_size, me_);  // the collectives' sources replaced it
     }
     if (opt_.wants("interk")) {
       run_inter_k(false);
@@ -178,10 +308,20 @@ class harness {
       bytes = std::max(bytes, flag_workgroups * *std::max_element(opt_.multi_sizes.begin(), opt_.multi_sizes.end()));
     }
     if (opt_.wants("bw")) bytes = std::max(bytes, opt_.bw_bytes);
+    if (opt_.wants("signal")) bytes = std::max(bytes, opt_.signal_max_size);
+    if (opt_.wants("coll")) bytes = std::max(bytes, std::size_t(n_pes_) * opt_.coll_max_size);  // fcollect, alltoall
     buffer_bytes_ = std::max<std::size_t>((bytes + 255) / 256 * 256, 256);
 
     max_workgroups_ = flag_workgroups;
     for (const launch_shape& shape : opt_.bw_shapes) max_workgroups_ = std::max(max_workgroups_, shape_workgroups(shape));
+    // AMO counters: two words (amo), or one 128-byte line per thread of the largest amo_rate grid.
+    std::size_t counter_words = 2;
+    if (opt_.wants("amo_rate")) {
+      for (const launch_shape& shape : opt_.amo_shapes) {
+        max_workgroups_ = std::max(max_workgroups_, shape_workgroups(shape));
+        counter_words = std::max(counter_words, std::size_t(shape_workgroups(shape)) * shape.threads * flag_stride);
+      }
+    }
 
     send_ = static_cast<char*>(symmetric_malloc(buffer_bytes_));
     recv_ = static_cast<char*>(symmetric_malloc(buffer_bytes_));
@@ -190,6 +330,8 @@ class harness {
     ping_flags_ = flags_;
     pong_flags_ = flags_ + flag_words;
     timings_ = static_cast<timing_slot*>(gpu::malloc_device(max_workgroups_ * sizeof(timing_slot)));
+    counters_ = static_cast<std::uint64_t*>(symmetric_malloc(counter_words * sizeof(std::uint64_t)));
+    amo_last_ = static_cast<std::uint64_t*>(gpu::malloc_device(sizeof(std::uint64_t)));
 
     fill_with_pattern(send_, buffer_bytes_, me_);
     gpu::fill(flags_, 0, 2 * flag_words * sizeof(std::uint64_t));  // below every sequence number
@@ -199,6 +341,8 @@ class harness {
   }
 
   void release() {
+    gpu::free_device(amo_last_);
+    Shim::free(counters_);
     gpu::free_device(timings_);
     Shim::free(flags_);
     Shim::free(recv_);
@@ -218,12 +362,12 @@ class harness {
     return slots;
   }
 
-  // Runs `round_trip(warmup, timed)`, which returns PE 0's mean round-trip time in ns, with an
-  // iteration count that makes one repetition last about --target-ms; returns the median
-  // one-way latency in us (meaningful on PE 0).
-  template <class RoundTrip> double measure_latency_us(RoundTrip round_trip) {
+  // Runs `run(warmup, timed)`, which returns PE 0's mean time per iteration in ns, with an
+  // iteration count that makes one repetition last about --target-ms; returns the median time per
+  // iteration in us (meaningful on PE 0). Every PE calls it, and `run` on every PE.
+  template <class Run> double median_iteration_us(Run run) {
     constexpr unsigned probe_iterations = 4;
-    const double probe_ns = round_trip(2u, probe_iterations);
+    const double probe_ns = run(2u, probe_iterations);
     unsigned timed = opt_.max_iterations;
     if (me_ == 0 && probe_ns > 0) {
       const double fitting = opt_.target_ms * 1e6 / probe_ns;
@@ -232,14 +376,25 @@ class harness {
     MPI_Bcast(&timed, 1, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
     // Warm-up absorbs the skew between the two PEs' launches and warms caches and TLBs.
     const unsigned warmup = std::clamp(timed / 4, 2u, 200u);
-    std::vector<double> one_way_us;
-    for (unsigned r = 0; r < opt_.repetitions; ++r) one_way_us.push_back(round_trip(warmup, timed) / 2.0 / 1e3);
-    return median(one_way_us);
+    std::vector<double> us;
+    for (unsigned r = 0; r < opt_.repetitions; ++r) us.push_back(run(warmup, timed) / 1e3);
+    return median(us);
+  }
+  // The same for a `round_trip` in ns; returns the median one-way latency (half a round trip).
+  template <class RoundTrip> double measure_latency_us(RoundTrip round_trip) {
+    return median_iteration_us(round_trip) / 2.0;
   }
 
   template <scope S, message M>
   void launch_pingpong(const pingpong_config& cfg, const pingpong_args& a) {
     pingpong_kernel<Shim, S, M><<<cfg.workgroups, cfg.threads>>>(handle_, a);
+  }
+  template <message M> void launch_pingpong_at_scope(const pingpong_config& cfg, const pingpong_args& a) {
+    switch (cfg.group) {
+      case scope::thread: launch_pingpong<scope::thread, M>(cfg, a); break;
+      case scope::wave: launch_pingpong<scope::wave, M>(cfg, a); break;
+      case scope::wg: launch_pingpong<scope::wg, M>(cfg, a); break;
+    }
   }
 
   // One launch on PE 0 and PE 1; returns PE 0's mean round-trip ns over its workgroups.
@@ -253,12 +408,10 @@ class harness {
     if (cfg.kind == message::p) {
       if (cfg.group != scope::thread) throw std::logic_error("shmem_p ping-pong runs at thread scope");
       launch_pingpong<scope::thread, message::p>(cfg, a);
-    } else if (cfg.group == scope::thread) {
-      launch_pingpong<scope::thread, message::put>(cfg, a);
-    } else if (cfg.group == scope::wave) {
-      launch_pingpong<scope::wave, message::put>(cfg, a);
+    } else if (cfg.kind == message::put) {
+      launch_pingpong_at_scope<message::put>(cfg, a);
     } else {
-      launch_pingpong<scope::wg, message::put>(cfg, a);
+      launch_pingpong_at_scope<message::put_signal>(cfg, a);
     }
     gpu::check_launch("pingpong_kernel");
     gpu::synchronize();
@@ -269,7 +422,7 @@ class harness {
   }
 
   void run_pingpong(const char* benchmark, const pingpong_config& cfg) {
-    const bool moves_data = cfg.kind == message::put;
+    const bool moves_data = cfg.kind != message::p;
     const std::size_t received = std::size_t(cfg.workgroups) * cfg.bytes;
     if (moves_data) {
       gpu::fill(recv_, poison_byte, received);
@@ -284,6 +437,16 @@ class harness {
     out_.row(Shim::traits.system, benchmark, scope_name(cfg.group), cfg.bytes, cfg.workgroups, cfg.threads, us, "us");
   }
 
+  // From the first workgroup's start to the last one's end, after a multi-workgroup launch.
+  double span_ns(unsigned workgroups) const {
+    std::uint64_t first_start = UINT64_MAX, last_end = 0;
+    for (const timing_slot& t : read_timings(workgroups)) {
+      first_start = std::min(first_start, t.start_ns);
+      last_end = std::max(last_end, t.end_ns);
+    }
+    return double(last_end - first_start);
+  }
+
   // One launch; returns GB/s on PE 0 (bytes moved over the slower sender's time).
   double bandwidth_gbps(const bandwidth_args& a, unsigned workgroups, unsigned threads, bool both_directions) {
     Shim::barrier_all();
@@ -293,12 +456,7 @@ class harness {
       put_bandwidth_kernel<Shim><<<workgroups, threads>>>(handle_, a);
       gpu::check_launch("put_bandwidth_kernel");
       gpu::synchronize();
-      std::uint64_t first_start = UINT64_MAX, last_end = 0;
-      for (const timing_slot& t : read_timings(workgroups)) {
-        first_start = std::min(first_start, t.start_ns);
-        last_end = std::max(last_end, t.end_ns);
-      }
-      elapsed_ns = double(last_end - first_start);
+      elapsed_ns = span_ns(workgroups);
     }
     double slowest_ns = 0.0;
     MPI_Reduce(&elapsed_ns, &slowest_ns, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -321,6 +479,130 @@ class harness {
     Shim::barrier_all();
     if (both_directions ? takes_part() : me_ == 1) check_received(benchmark, recv_, opt_.bw_bytes, peer_);
     out_.row(Shim::traits.system, benchmark, "wg", opt_.bw_bytes, workgroups, shape.threads, median(gbps), "GB/s");
+  }
+
+  // ---- AMOs: PE 0 operates on PE 1's counters; PE 1 checks them ----
+
+  // One launch of a chain of warmup + timed dependent AMOs; returns PE 0's ns per call.
+  double amo_latency_ns(amo_kind kind, unsigned warmup, unsigned timed) {
+    constexpr std::uint64_t fetched_value = 0x5A5A5A5A5A5A5A5Aull;  // what amo_fetch reads
+    const std::uint64_t calls = std::uint64_t(warmup) + timed;
+    const std::uint64_t initial = kind == amo_kind::fetch ? fetched_value : 0;
+    const std::uint64_t final_value = kind == amo_kind::fetch ? fetched_value : calls;  // each call adds 1
+    if (me_ == 1) {
+      gpu::copy_to_device(counters_, &initial, sizeof initial);
+      gpu::synchronize();
+    }
+    Shim::barrier_all();
+    double ns = 0.0;
+    if (me_ == 0) {
+      const amo_latency_args x{kind, counters_, peer_, amo_last_};
+      const loop_args loop{warmup, timed, timings_};
+      amo_latency_kernel<Shim><<<1, 1>>>(handle_, x, loop);
+      gpu::check_launch("amo_latency_kernel");
+      gpu::synchronize();
+      std::uint64_t last = 0;
+      gpu::copy_to_host(&last, amo_last_, sizeof last);
+      require(last == final_value, std::string(amo_name(kind)) + ": the chain ended at " + std::to_string(last) +
+                                       ", expected " + std::to_string(final_value));
+      ns = per_iteration_ns(read_timings(1)[0], timed);
+    }
+    Shim::barrier_all();
+    if (me_ == 1) {
+      std::uint64_t counter = 0;
+      gpu::copy_to_host(&counter, counters_, sizeof counter);
+      require(counter == final_value, std::string(amo_name(kind)) + ": PE 1's counter is " + std::to_string(counter) +
+                                          ", expected " + std::to_string(final_value));
+    }
+    return ns;
+  }
+
+  void run_amo_latency(amo_kind kind) {
+    const double us = median_iteration_us([&](unsigned warmup, unsigned timed) { return amo_latency_ns(kind, warmup, timed); });
+    out_.row(Shim::traits.system, amo_name(kind), "thread", sizeof(std::uint64_t), 1, 1, us, "us");
+  }
+
+  // One launch of the whole grid on PE 0; returns its span in ns (on PE 0).
+  double amo_rate_launch_ns(const amo_rate_args& a, unsigned workgroups, unsigned threads) {
+    Shim::barrier_all();
+    if (me_ != 0) return 0.0;
+    amo_rate_kernel<Shim><<<workgroups, threads>>>(handle_, a);
+    gpu::check_launch("amo_rate_kernel");
+    gpu::synchronize();
+    return span_ns(workgroups);
+  }
+
+  void run_amo_rate(const launch_shape& shape, bool per_thread, bool fetching) {
+    const unsigned workgroups = shape_workgroups(shape);
+    const std::size_t threads = std::size_t(workgroups) * shape.threads;
+    const std::size_t counter_bytes = (per_thread ? threads * flag_stride : 1) * sizeof(std::uint64_t);
+    if (me_ == 1) {
+      gpu::fill(counters_, 0, counter_bytes);
+      gpu::synchronize();
+    }
+    const amo_rate_args a{counters_, per_thread, fetching, opt_.amo_ops, peer_, timings_};
+    amo_rate_launch_ns(a, workgroups, shape.threads);  // warm-up
+    std::vector<double> mops;
+    for (unsigned r = 0; r < opt_.repetitions; ++r) {
+      const double ns = amo_rate_launch_ns(a, workgroups, shape.threads);
+      if (me_ == 0) mops.push_back(double(threads) * opt_.amo_ops / ns * 1e3);  // ops per ns = Gops/s
+    }
+    std::string benchmark = fetching ? "amo_rate_fetch_add" : "amo_rate_add";
+    if (per_thread) benchmark += "_spread";
+    Shim::barrier_all();
+    if (me_ == 1) {  // every launch added amo_ops per thread
+      const std::uint64_t per_counter = std::uint64_t(opt_.repetitions + 1) * opt_.amo_ops * (per_thread ? 1 : threads);
+      std::vector<std::uint64_t> counters(counter_bytes / sizeof(std::uint64_t));
+      gpu::copy_to_host(counters.data(), counters_, counter_bytes);
+      for (std::size_t t = 0; t < (per_thread ? threads : 1); ++t) {
+        const std::uint64_t got = counters[per_thread ? t * flag_stride : 0];
+        require(got == per_counter, benchmark + ": counter " + std::to_string(t) + " on PE 1 is " + std::to_string(got) +
+                                        ", expected " + std::to_string(per_counter));
+      }
+    }
+    out_.row(Shim::traits.system, benchmark.c_str(), "thread", sizeof(std::uint64_t), workgroups, shape.threads,
+             median(mops), "Mops/s");
+  }
+
+  // ---- Barriers and collectives: one workgroup on every PE ----
+
+  // One launch of warmup + timed barriers on every PE; returns PE 0's ns per barrier.
+  double sync_ns(sync_kind kind, scope s, unsigned warmup, unsigned timed) {
+    Shim::barrier_all();
+    const loop_args a{warmup, timed, timings_};
+    switch (s) {
+      case scope::thread: Shim::launch_collective(&sync_kernel<Shim, scope::thread>, 1, group_threads(s), handle_, kind, a); break;
+      case scope::wave: Shim::launch_collective(&sync_kernel<Shim, scope::wave>, 1, group_threads(s), handle_, kind, a); break;
+      case scope::wg: Shim::launch_collective(&sync_kernel<Shim, scope::wg>, 1, group_threads(s), handle_, kind, a); break;
+    }
+    gpu::check_launch("sync_kernel");
+    gpu::synchronize();
+    return me_ == 0 ? per_iteration_ns(read_timings(1)[0], timed) : 0.0;
+  }
+
+  void run_sync(sync_kind kind, scope s) {
+    const double us = median_iteration_us([&](unsigned warmup, unsigned timed) { return sync_ns(kind, s, warmup, timed); });
+    out_.row(Shim::traits.system, kind == sync_kind::barrier_all ? "barrier_all" : "sync_all", scope_name(s), 0, 1,
+             group_threads(s), us, "us");
+  }
+
+  // Times the collective on every PE, then checks this PE's result against the closed form.
+  void run_collective(collective kind, std::size_t bytes) {
+    constexpr int root = 0;
+    const collective_case expected = make_collective_case(kind, bytes, me_, n_pes_, root);
+    gpu::copy_to_device(send_, expected.source.data(), expected.source.size());
+    gpu::fill(recv_, poison_byte, expected.dest_bytes);
+    gpu::synchronize();
+    const collective_args x{kind, recv_, send_, bytes, root};
+    const double us = median_iteration_us([&](unsigned warmup, unsigned timed) {
+      Shim::barrier_all();
+      Shim::launch_collective(&collective_kernel<Shim>, 1, opt_.wg_threads, handle_, x, loop_args{warmup, timed, timings_});
+      gpu::check_launch("collective_kernel");
+      gpu::synchronize();
+      return me_ == 0 ? per_iteration_ns(read_timings(1)[0], timed) : 0.0;
+    });
+    check_bytes(collective_name(kind), recv_, expected.expected);
+    out_.row(Shim::traits.system, collective_name(kind), "wg", bytes, 1, opt_.wg_threads, us, "us");
   }
 
   // Inter-K (GIO paper §6.1): the data sits in GPU memory and the host moves it between kernels:
@@ -391,6 +673,7 @@ class harness {
   const options& opt_;
   csv_writer& out_;
   int me_;
+  int n_pes_;
   int peer_ = 1;
   int sm_count_ = 0;
   typename Shim::handle handle_{};
@@ -400,6 +683,8 @@ class harness {
   std::uint64_t* ping_flags_ = nullptr;
   std::uint64_t* pong_flags_ = nullptr;
   timing_slot* timings_ = nullptr;
+  std::uint64_t* counters_ = nullptr;  // symmetric: AMO targets
+  std::uint64_t* amo_last_ = nullptr;  // device: the AMO chain's last value
   std::size_t buffer_bytes_ = 0;
   unsigned max_workgroups_ = 1;
   std::uint64_t next_sequence_ = 1;  // flags start at 0, below every sequence number

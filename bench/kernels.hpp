@@ -1,7 +1,11 @@
 // The benchmark kernels, written once against a "comm shim" (shim_gio.hpp, shim_nvshmem.hpp):
 // a struct of static device functions with the same names in both, so gio and NVSHMEM run the
 // very same loops. A shim provides: handle (passed by value), wg_storage (__shared__), ctx,
-// open_wg, put_thread / put_wave / put_wg, put_nbi_wg, p, fence, quiet, wait_until_eq.
+// open_wg, put_thread / put_wave / put_wg, put_nbi_wg, p, fence, quiet, wait_until_eq;
+// put_signal_thread / _wave / _wg (signal SET) and signal_wait_ge; atomic_fetch_add,
+// atomic_compare_swap, atomic_add, atomic_fetch (uint64); barrier_all_thread / _wave / _wg and
+// sync_all_thread / _wave / _wg; and the world-team collectives at workgroup scope reduce_sum_wg
+// (int64, double), broadcast_wg, fcollect_wg, alltoall_wg.
 //
 // Timing is device-side: the initiator's leader thread reads the global timer around the timed
 // iterations (after warm-up ones) and stores it in `timings`, one slot per workgroup.
@@ -18,8 +22,9 @@ namespace platform = gio::platform;
 // Who issues a put together: one thread, one wave (warp/wavefront), or the whole workgroup.
 // Each kernel is launched with exactly one such group per workgroup.
 enum class scope { thread, wave, wg };
-// Ping-pong message: a flag alone (shmem_p), or a put followed by fence + flag.
-enum class message { p, put };
+// Ping-pong message: a flag alone (shmem_p), a put followed by fence + flag, or one put-with-signal
+// (the signal word is the flag, set to the sequence number, waited for with signal_wait_until GE).
+enum class message { p, put, put_signal };
 
 // Flags of different workgroups sit in different 128-byte lines, so that workgroups do not
 // share cache lines (the multi-workgroup sweep measures independent ping-pongs).
@@ -74,30 +79,44 @@ GIO_DEVICE void put_at_scope(const typename Shim::ctx& c, void* dst, const void*
   if constexpr (S == scope::wg) Shim::put_wg(c, dst, src, bytes, pe);
 }
 
+template <class Shim, scope S>
+GIO_DEVICE void put_signal_at_scope(const typename Shim::ctx& c, void* dst, const void* src, std::size_t bytes,
+                                    std::uint64_t* signal, std::uint64_t value, int pe) {
+  if constexpr (S == scope::thread) Shim::put_signal_thread(c, dst, src, bytes, signal, value, pe);
+  if constexpr (S == scope::wave) Shim::put_signal_wave(c, dst, src, bytes, signal, value, pe);
+  if constexpr (S == scope::wg) Shim::put_signal_wg(c, dst, src, bytes, signal, value, pe);
+}
+
 // One round trip seen from one side. The initiator sends then waits for the reply; the
 // responder waits then replies. Flags live in the receiver's own heap: a remote store, a local poll.
 template <class Shim, scope S, message M>
 GIO_DEVICE void pingpong_step(const typename Shim::ctx& c, const pingpong_args& a, char* send, char* recv,
                               std::uint64_t* ping, std::uint64_t* pong, std::uint64_t sequence) {
   const bool leader = is_leader<S>();
+  auto send_to_peer = [&](std::uint64_t* flag) {
+    if constexpr (M == message::put_signal) {
+      put_signal_at_scope<Shim, S>(c, recv, send, a.bytes, flag, sequence, a.peer);
+    } else {
+      if constexpr (M == message::put) {
+        put_at_scope<Shim, S>(c, recv, send, a.bytes, a.peer);
+        if (leader) Shim::fence(c);
+      }
+      if (leader) Shim::p(c, flag, sequence, a.peer);
+    }
+  };
+  auto wait_for_peer = [&](std::uint64_t* flag) {
+    if (!leader) return;
+    if constexpr (M == message::put_signal) Shim::signal_wait_ge(c, flag, sequence);
+    else Shim::wait_until_eq(c, flag, sequence);
+  };
   if (a.initiator) {
-    if constexpr (M == message::put) {
-      put_at_scope<Shim, S>(c, recv, send, a.bytes, a.peer);
-      if (leader) Shim::fence(c);
-    }
-    if (leader) {
-      Shim::p(c, ping, sequence, a.peer);
-      Shim::wait_until_eq(c, pong, sequence);
-    }
+    send_to_peer(ping);
+    wait_for_peer(pong);
     group_sync<S>();  // nobody starts the next message before the reply arrived
   } else {
-    if (leader) Shim::wait_until_eq(c, ping, sequence);
-    if constexpr (M == message::put) {
-      group_sync<S>();
-      put_at_scope<Shim, S>(c, recv, send, a.bytes, a.peer);
-      if (leader) Shim::fence(c);
-    }
-    if (leader) Shim::p(c, pong, sequence, a.peer);
+    wait_for_peer(ping);
+    if constexpr (M != message::p) group_sync<S>();  // the whole group replies
+    send_to_peer(pong);
   }
 }
 
@@ -138,6 +157,139 @@ __global__ void __launch_bounds__(launch_bound(scope::wg)) put_bandwidth_kernel(
   if (is_leader<scope::wg>()) Shim::quiet(c);
   const std::uint64_t end = platform::timer_ns();
   if (is_leader<scope::wg>()) a.timings[wg] = {start, end};
+}
+
+// ---- Timed loops of one call: barriers, collectives, atomic latency ----
+
+struct loop_args {
+  unsigned warmup_iterations;
+  unsigned timed_iterations;
+  timing_slot* timing;  // one slot: this PE's leader's timer around the timed iterations
+};
+
+template <scope S, class Step> GIO_DEVICE void timed_loop(const loop_args& a, Step step) {
+  for (unsigned i = 0; i < a.warmup_iterations; ++i) step();
+  const std::uint64_t start = platform::timer_ns();
+  for (unsigned i = 0; i < a.timed_iterations; ++i) step();
+  const std::uint64_t end = platform::timer_ns();
+  if (is_leader<S>()) *a.timing = {start, end};
+}
+
+// barrier_all: sync_all plus completion of the caller's earlier puts and AMOs (OpenSHMEM 1.5).
+enum class sync_kind { barrier_all, sync_all };
+
+// One workgroup per PE; the group of scope S (one thread, the first wave, the workgroup) calls.
+template <class Shim, scope S>
+__global__ void __launch_bounds__(launch_bound(S)) sync_kernel(typename Shim::handle h, sync_kind kind, loop_args a) {
+  __shared__ typename Shim::wg_storage storage;
+  const typename Shim::ctx& c = Shim::open_wg(h, storage);
+  timed_loop<S>(a, [&] {
+    if (kind == sync_kind::barrier_all) {
+      if constexpr (S == scope::thread) Shim::barrier_all_thread(c);
+      if constexpr (S == scope::wave) Shim::barrier_all_wave(c);
+      if constexpr (S == scope::wg) Shim::barrier_all_wg(c);
+    } else {
+      if constexpr (S == scope::thread) Shim::sync_all_thread(c);
+      if constexpr (S == scope::wave) Shim::sync_all_wave(c);
+      if constexpr (S == scope::wg) Shim::sync_all_wg(c);
+    }
+  });
+}
+
+enum class collective { reduce_int64_sum, reduce_double_sum, broadcast, fcollect, alltoall };
+inline constexpr collective all_collectives[] = {collective::reduce_int64_sum, collective::reduce_double_sum,
+                                                 collective::broadcast, collective::fcollect, collective::alltoall};
+
+struct collective_args {
+  collective kind;
+  char* dest;          // symmetric
+  const char* source;  // symmetric
+  std::size_t bytes;   // reductions and broadcast: the whole array; fcollect, alltoall: per PE
+  int root;            // broadcast
+};
+
+// World-team collectives at workgroup scope, one workgroup per PE.
+template <class Shim>
+__global__ void __launch_bounds__(max_wg_threads) collective_kernel(typename Shim::handle h, collective_args x, loop_args a) {
+  __shared__ typename Shim::wg_storage storage;
+  const typename Shim::ctx& c = Shim::open_wg(h, storage);
+  timed_loop<scope::wg>(a, [&] {
+    switch (x.kind) {
+      case collective::reduce_int64_sum:
+        Shim::reduce_sum_wg(c, reinterpret_cast<std::int64_t*>(x.dest), reinterpret_cast<const std::int64_t*>(x.source),
+                            x.bytes / sizeof(std::int64_t));
+        break;
+      case collective::reduce_double_sum:
+        Shim::reduce_sum_wg(c, reinterpret_cast<double*>(x.dest), reinterpret_cast<const double*>(x.source),
+                            x.bytes / sizeof(double));
+        break;
+      case collective::broadcast: Shim::broadcast_wg(c, x.dest, x.source, x.bytes, x.root); break;
+      case collective::fcollect: Shim::fcollect_wg(c, x.dest, x.source, x.bytes); break;
+      case collective::alltoall: Shim::alltoall_wg(c, x.dest, x.source, x.bytes); break;
+    }
+  });
+}
+
+enum class amo_kind { fetch_add, compare_swap, fetch };
+
+struct amo_latency_args {
+  amo_kind kind;
+  std::uint64_t* counter;  // symmetric, two words; the peer's is updated
+  int peer;
+  std::uint64_t* last;     // device memory: the chain's last value, for the host's check
+};
+
+// 0, computed from `value`: makes the next call's arguments depend on this call's result, so that
+// the calls form a chain of round trips (values here stay below 2^63).
+GIO_DEVICE std::uint64_t zero_from(std::uint64_t value) { return value >> 63; }
+
+// One thread, back-to-back dependent remote AMOs. The chain's value ends at the number of calls
+// (fetch_add, compare_swap: each adds 1) or at the counter's contents (fetch).
+template <class Shim>
+__global__ void __launch_bounds__(launch_bound(scope::thread)) amo_latency_kernel(typename Shim::handle h, amo_latency_args x, loop_args a) {
+  __shared__ typename Shim::wg_storage storage;
+  const typename Shim::ctx& c = Shim::open_wg(h, storage);
+  std::uint64_t value = 0;  // the counter's value as this thread last saw it
+  timed_loop<scope::thread>(a, [&] {
+    switch (x.kind) {
+      case amo_kind::fetch_add: value = Shim::atomic_fetch_add(c, x.counter, 1 + zero_from(value), x.peer) + 1; break;
+      case amo_kind::compare_swap: value = Shim::atomic_compare_swap(c, x.counter, value, value + 1, x.peer) + 1; break;
+      case amo_kind::fetch: value = Shim::atomic_fetch(c, x.counter + zero_from(value), x.peer); break;
+    }
+  });
+  *x.last = value;
+}
+
+struct amo_rate_args {
+  std::uint64_t* counters;  // symmetric; the peer's are updated
+  bool per_thread;          // false: every thread updates counters[0]; true: its own, 128 B apart
+  bool fetching;            // fetch_add, or add (no result)
+  unsigned ops_per_thread;
+  int peer;
+  timing_slot* timings;     // one slot per workgroup
+};
+
+// Every thread of the grid issues `ops_per_thread` remote atomic adds of 1; throughput over the
+// first start and last end of the workgroups. Non-fetching adds are completed by quiet.
+template <class Shim>
+__global__ void __launch_bounds__(max_wg_threads) amo_rate_kernel(typename Shim::handle h, amo_rate_args a) {
+  __shared__ typename Shim::wg_storage storage;
+  const typename Shim::ctx& c = Shim::open_wg(h, storage);
+  const std::size_t thread = std::size_t(platform::wg_id()) * platform::wg_size() + platform::thread_in_wg();
+  std::uint64_t* counter = a.counters + (a.per_thread ? thread * flag_stride : 0);
+  platform::wg_barrier();
+  const std::uint64_t start = platform::timer_ns();
+  std::uint64_t fetched = 0;
+  for (unsigned i = 0; i < a.ops_per_thread; ++i) {
+    if (a.fetching) fetched += Shim::atomic_fetch_add(c, counter, 1, a.peer);
+    else Shim::atomic_add(c, counter, 1, a.peer);
+  }
+  if (!a.fetching) Shim::quiet(c);
+  platform::wg_barrier();
+  const std::uint64_t end = platform::timer_ns();
+  if (is_leader<scope::wg>()) a.timings[platform::wg_id()] = {start, end};
+  // Keeps the fetched values live (a fetch whose result is unused may become a reduction).
+  if (fetched == ~std::uint64_t{0}) a.timings[0].start_ns = 0;
 }
 
 // The Inter-K-Empty baseline's kernel boundary: launch and completion, no work.

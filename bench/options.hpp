@@ -34,6 +34,10 @@ struct options {
   std::size_t bw_bytes = std::size_t(64) << 20;
   std::vector<launch_shape> bw_shapes{{0, 1, 1024}, {0, 1, 512}, {0, 1, 256}, {0, 2, 512}, {0, 4, 256}, {32, 0, 1024}};
   unsigned bw_iterations = 30;
+  std::size_t signal_max_size = std::size_t(1) << 20;
+  std::size_t coll_max_size = std::size_t(1) << 20;
+  std::vector<launch_shape> amo_shapes{{0, 1, 1024}, {0, 1, 256}, {1, 0, 1024}, {1, 0, 32}};
+  unsigned amo_ops = 16;
   unsigned repetitions = 7;
   double target_ms = 10.0;
   unsigned max_iterations = 20000;
@@ -46,7 +50,10 @@ struct options {
   }
 };
 
-inline constexpr const char* benchmark_names = "init,p,put,multi,bw,interk";
+// Every benchmark, and those run without --bench: the point-to-point set of the first release
+// (interk only where the binary runs the host baselines). The others run when named.
+inline constexpr const char* benchmark_names = "init,p,put,multi,bw,interk,signal,amo,amo_rate,barrier,coll";
+inline constexpr const char* default_benchmarks = "init,p,put,multi,bw,interk";
 
 inline const char* scope_name(scope s) {
   switch (s) {
@@ -120,7 +127,7 @@ inline scope parse_scope(const std::string& text) {
 
 inline options parse_options(int argc, char** argv, bool host_baselines_by_default) {
   options opt;
-  opt.benchmarks = split_list(benchmark_names);
+  opt.benchmarks = split_list(default_benchmarks);
   if (!host_baselines_by_default) opt.benchmarks.pop_back();  // "interk" is last
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -140,7 +147,7 @@ inline options parse_options(int argc, char** argv, bool host_baselines_by_defau
     }
     if (arg == "--csv") opt.csv_path = value;
     else if (arg == "--bench") {
-      opt.benchmarks = parse_list<std::string>(value, [](const std::string& s) { return s; });
+      opt.benchmarks = parse_list<std::string>(value == "all" ? benchmark_names : value, [](const std::string& s) { return s; });
       const std::vector<std::string> known = split_list(benchmark_names);
       for (const auto& b : opt.benchmarks) {
         bool found = false;
@@ -156,6 +163,10 @@ inline options parse_options(int argc, char** argv, bool host_baselines_by_defau
     else if (arg == "--bw-bytes") opt.bw_bytes = parse_size(value);
     else if (arg == "--bw-shapes") opt.bw_shapes = parse_list<launch_shape>(value, parse_shape);
     else if (arg == "--bw-iters") opt.bw_iterations = parse_count(value);
+    else if (arg == "--signal-max-size") opt.signal_max_size = parse_size(value);
+    else if (arg == "--coll-max-size") opt.coll_max_size = parse_size(value);
+    else if (arg == "--amo-shapes") opt.amo_shapes = parse_list<launch_shape>(value, parse_shape);
+    else if (arg == "--amo-ops") opt.amo_ops = parse_count(value);
     else if (arg == "--reps") opt.repetitions = parse_count(value);
     else if (arg == "--target-ms") {
       opt.target_ms = std::strtod(value.c_str(), nullptr);
@@ -165,10 +176,13 @@ inline options parse_options(int argc, char** argv, bool host_baselines_by_defau
     else throw usage_error("unknown option '" + arg + "'");
   }
   if (opt.min_size == 0 || opt.min_size > opt.max_size) throw usage_error("need 0 < --min-size <= --max-size");
+  if (opt.wants("signal") && opt.min_size > opt.signal_max_size) throw usage_error("need --min-size <= --signal-max-size");
+  if (opt.coll_max_size < 8) throw usage_error("--coll-max-size is at least 8");
   if (opt.bw_bytes == 0) throw usage_error("--bw-bytes must be positive");
   if (opt.wg_threads > max_wg_threads) throw usage_error("--wg-threads is at most " + std::to_string(max_wg_threads));
-  for (const launch_shape& shape : opt.bw_shapes)
-    if (shape.threads > max_wg_threads) throw usage_error("launch shapes have at most " + std::to_string(max_wg_threads) + " threads");
+  for (const auto* shapes : {&opt.bw_shapes, &opt.amo_shapes})
+    for (const launch_shape& shape : *shapes)
+      if (shape.threads > max_wg_threads) throw usage_error("launch shapes have at most " + std::to_string(max_wg_threads) + " threads");
   for (std::size_t s : opt.multi_sizes)
     if (s == 0) throw usage_error("--multi-sizes must be positive");
   return opt;
@@ -192,13 +206,33 @@ inline void print_help(const char* program, const char* system, bool host_baseli
       "                           GB/s (1e9 B/s), bi = both directions together\n"
       "  inter-k, inter-k-empty   (system column) host MPI between kernels: D2H into pinned memory,\n"
       "                           MPI_Send/Recv, H2D; -empty adds an empty kernel launch + sync per step\n"
+      "Run only when named in --bench (or --bench all):\n"
+      "  pingpong_put_signal      (signal) put-with-signal at thread/wave/wg scope, signal SET to a\n"
+      "                           sequence number; the peer waits with signal_wait_until(GE) and\n"
+      "                           replies the same way; one-way us, 8 B .. --signal-max-size\n"
+      "  amo_fetch_add, amo_compare_swap, amo_fetch\n"
+      "                           (amo) one thread, uint64 AMOs on the peer, each call's arguments\n"
+      "                           depending on the previous result; us per call\n"
+      "  amo_rate_fetch_add, amo_rate_add         (amo_rate) every thread of a BxT grid issues\n"
+      "  amo_rate_fetch_add_spread, amo_rate_add_spread   --amo-ops remote adds of 1 to one shared\n"
+      "                           counter, or (_spread) to its own counter (128 B apart); the add\n"
+      "                           forms are completed by quiet; Mops/s; final counters are checked\n"
+      "  barrier_all, sync_all    (barrier) one workgroup per PE, every PE; the thread/wave/wg form\n"
+      "                           in a loop; us per call\n"
+      "  reduce_int64_sum, reduce_double_sum, broadcast, fcollect, alltoall\n"
+      "                           (coll) world-team collectives at wg scope, one workgroup per PE,\n"
+      "                           every PE; us per call; size = the reduced/broadcast array, or the\n"
+      "                           block per PE (fcollect, alltoall); broadcast root is PE 0;\n"
+      "                           results are checked against closed forms once per size\n"
       "Latencies are device-timed (global timer) over many iterations after warm-up; each row is the\n"
       "median of --reps repetitions. Received data is checked after every configuration.\n"
       "\n"
       "Options (sizes take K/M/G suffixes; lists are comma separated):\n"
       "  --csv FILE          also write the rows to FILE\n"
-      "  --bench LIST        which benchmarks: %s (default: all%s)\n"
-      "  --scopes LIST       scopes of pingpong_put: thread,wave,wg (default: all)\n"
+      "  --bench LIST        which benchmarks: %s, or all\n"
+      "                      (default: %s%s)\n"
+      "  --scopes LIST       scopes of pingpong_put, pingpong_put_signal, barrier_all and sync_all:\n"
+      "                      thread,wave,wg (default: all)\n"
       "  --min-size SIZE     smallest pingpong_put / inter-k message (default 8)\n"
       "  --max-size SIZE     largest, sizes double in between (default 4M)\n"
       "  --wg-threads N      threads per workgroup at wg scope (default 1024)\n"
@@ -208,6 +242,10 @@ inline void print_help(const char* program, const char* system, bool host_baseli
       "  --bw-shapes LIST    launch shapes BxT; B may be Nsm = N x the GPU's multiprocessors\n"
       "                      (default smx1024,smx512,smx256,2smx512,4smx256,32x1024)\n"
       "  --bw-iters N        puts per workgroup per timed launch (default 30)\n"
+      "  --signal-max-size SIZE  largest pingpong_put_signal message (default 1M)\n"
+      "  --coll-max-size SIZE    largest collective size, from max(8, --min-size) (default 1M)\n"
+      "  --amo-shapes LIST   launch shapes BxT of amo_rate (default smx1024,smx256,1x1024,1x32)\n"
+      "  --amo-ops N         remote adds per thread per amo_rate launch (default 16)\n"
       "  --reps N            repetitions per row, the median is reported (default 7)\n"
       "  --target-ms X       timed length of one latency repetition; sets its iteration count\n"
       "                      (default 10)\n"
@@ -217,7 +255,8 @@ inline void print_help(const char* program, const char* system, bool host_baseli
       "\n"
       "Exit status: 0 done, 2 bad usage, 77 skipped (this library cannot run this PE layout),\n"
       "1 error (a failed call or a data check; the message names the PE).\n",
-      program, system, benchmark_names, host_baselines_by_default ? "" : " but interk, which gio-bench runs");
+      program, system, benchmark_names, default_benchmarks,
+      host_baselines_by_default ? "" : "; interk only in gio-bench");
 }
 
 }  // namespace bench

@@ -8,6 +8,8 @@
 
 #include "gio/device.hpp"
 #include "gio/host.hpp"
+#include "gio/ops.hpp"
+#include "gio/team.hpp"
 #include "shim_types.hpp"
 
 namespace bench {
@@ -56,6 +58,70 @@ struct gio_shim {
   static GIO_DEVICE void quiet(const ctx& c) { gio::shmem_quiet(c); }
   static GIO_DEVICE void wait_until_eq(const ctx& c, std::uint64_t* ivar, std::uint64_t value) {
     gio::shmem_wait_until(c, ivar, gio::SHMEM_CMP_EQ, value);
+  }
+
+  // Put-with-signal (signal SET) and its wait.
+  static GIO_DEVICE void put_signal_thread(const ctx& c, void* dst, const void* src, std::size_t bytes,
+                                           std::uint64_t* signal, std::uint64_t value, int pe) {
+    gio::shmem_ctx_putmem_signal(c, dst, src, bytes, signal, value, gio::SHMEM_SIGNAL_SET, pe);
+  }
+  static GIO_DEVICE void put_signal_wave(const ctx& c, void* dst, const void* src, std::size_t bytes,
+                                         std::uint64_t* signal, std::uint64_t value, int pe) {
+    gio::shmem_ctx_putmem_signal_wave(c, dst, src, bytes, signal, value, gio::SHMEM_SIGNAL_SET, pe);
+  }
+  static GIO_DEVICE void put_signal_wg(const ctx& c, void* dst, const void* src, std::size_t bytes,
+                                       std::uint64_t* signal, std::uint64_t value, int pe) {
+    gio::shmem_ctx_putmem_signal_wg(c, dst, src, bytes, signal, value, gio::SHMEM_SIGNAL_SET, pe);
+  }
+  static GIO_DEVICE std::uint64_t signal_wait_ge(const ctx& c, std::uint64_t* signal, std::uint64_t value) {
+    return gio::shmem_signal_wait_until(c, signal, gio::SHMEM_CMP_GE, value);
+  }
+
+  // Remote atomics on uint64.
+  static GIO_DEVICE std::uint64_t atomic_fetch_add(const ctx& c, std::uint64_t* dst, std::uint64_t value, int pe) {
+    return gio::shmem_ctx_uint64_atomic_fetch_add(c, dst, value, pe);
+  }
+  static GIO_DEVICE std::uint64_t atomic_compare_swap(const ctx& c, std::uint64_t* dst, std::uint64_t cond,
+                                                      std::uint64_t value, int pe) {
+    return gio::shmem_ctx_uint64_atomic_compare_swap(c, dst, cond, value, pe);
+  }
+  static GIO_DEVICE void atomic_add(const ctx& c, std::uint64_t* dst, std::uint64_t value, int pe) {
+    gio::shmem_ctx_uint64_atomic_add(c, dst, value, pe);
+  }
+  static GIO_DEVICE std::uint64_t atomic_fetch(const ctx& c, const std::uint64_t* src, int pe) {
+    return gio::shmem_ctx_uint64_atomic_fetch(c, src, pe);
+  }
+
+  // Device barriers of all PEs: one caller (thread, wave or workgroup) per PE.
+  static GIO_DEVICE void barrier_all_thread(const ctx& c) { gio::shmem_barrier_all(c); }
+  static GIO_DEVICE void barrier_all_wave(const ctx& c) { gio::shmem_barrier_all_wave(c); }
+  static GIO_DEVICE void barrier_all_wg(const ctx& c) { gio::shmem_barrier_all_wg(c); }
+  static GIO_DEVICE void sync_all_thread(const ctx& c) { gio::shmem_sync_all(c); }
+  static GIO_DEVICE void sync_all_wave(const ctx& c) { gio::shmem_sync_all_wave(c); }
+  static GIO_DEVICE void sync_all_wg(const ctx& c) { gio::shmem_sync_all_wg(c); }
+
+  // Collectives over all PEs, one workgroup per PE; byte counts as in the mem forms.
+  static GIO_DEVICE void reduce_sum_wg(const ctx& c, std::int64_t* dst, const std::int64_t* src, std::size_t count) {
+    gio::shmem_int64_sum_reduce_wg(c, gio::SHMEM_TEAM_WORLD, dst, src, count);
+  }
+  static GIO_DEVICE void reduce_sum_wg(const ctx& c, double* dst, const double* src, std::size_t count) {
+    gio::shmem_double_sum_reduce_wg(c, gio::SHMEM_TEAM_WORLD, dst, src, count);
+  }
+  static GIO_DEVICE void broadcast_wg(const ctx& c, void* dst, const void* src, std::size_t bytes, int root) {
+    gio::shmem_broadcastmem_wg(c, gio::SHMEM_TEAM_WORLD, dst, src, bytes, root);
+  }
+  static GIO_DEVICE void fcollect_wg(const ctx& c, void* dst, const void* src, std::size_t bytes_per_pe) {
+    gio::shmem_fcollectmem_wg(c, gio::SHMEM_TEAM_WORLD, dst, src, bytes_per_pe);
+  }
+  static GIO_DEVICE void alltoall_wg(const ctx& c, void* dst, const void* src, std::size_t bytes_per_pe) {
+    gio::shmem_alltoallmem_wg(c, gio::SHMEM_TEAM_WORLD, dst, src, bytes_per_pe);
+  }
+
+  // ---- host: launches of kernels that synchronise PEs (every PE launches) ----
+  template <class... Params>
+  static void launch_collective(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                                typename identity<Params>::type... args) {
+    kernel<<<blocks, threads>>>(args...);
   }
 };
 

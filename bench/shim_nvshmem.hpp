@@ -70,6 +70,73 @@ struct nvshmem_shim {
     nvshmem_uint64_wait_until(ivar, NVSHMEM_CMP_EQ, value);
   }
 
+  // Put-with-signal (signal SET) and its wait.
+  static __device__ __forceinline__ void put_signal_thread(const ctx&, void* dst, const void* src, std::size_t bytes,
+                                                           std::uint64_t* signal, std::uint64_t value, int pe) {
+    nvshmem_putmem_signal(dst, src, bytes, signal, value, NVSHMEM_SIGNAL_SET, pe);
+  }
+  static __device__ __forceinline__ void put_signal_wave(const ctx&, void* dst, const void* src, std::size_t bytes,
+                                                         std::uint64_t* signal, std::uint64_t value, int pe) {
+    nvshmemx_putmem_signal_warp(dst, src, bytes, signal, value, NVSHMEM_SIGNAL_SET, pe);
+  }
+  static __device__ __forceinline__ void put_signal_wg(const ctx&, void* dst, const void* src, std::size_t bytes,
+                                                       std::uint64_t* signal, std::uint64_t value, int pe) {
+    nvshmemx_putmem_signal_block(dst, src, bytes, signal, value, NVSHMEM_SIGNAL_SET, pe);
+  }
+  static __device__ __forceinline__ std::uint64_t signal_wait_ge(const ctx&, std::uint64_t* signal, std::uint64_t value) {
+    return nvshmem_signal_wait_until(signal, NVSHMEM_CMP_GE, value);
+  }
+
+  // Remote atomics on uint64.
+  static __device__ __forceinline__ std::uint64_t atomic_fetch_add(const ctx&, std::uint64_t* dst, std::uint64_t value, int pe) {
+    return nvshmem_uint64_atomic_fetch_add(dst, value, pe);
+  }
+  static __device__ __forceinline__ std::uint64_t atomic_compare_swap(const ctx&, std::uint64_t* dst, std::uint64_t cond,
+                                                                      std::uint64_t value, int pe) {
+    return nvshmem_uint64_atomic_compare_swap(dst, cond, value, pe);
+  }
+  static __device__ __forceinline__ void atomic_add(const ctx&, std::uint64_t* dst, std::uint64_t value, int pe) {
+    nvshmem_uint64_atomic_add(dst, value, pe);
+  }
+  static __device__ __forceinline__ std::uint64_t atomic_fetch(const ctx&, const std::uint64_t* src, int pe) {
+    return nvshmem_uint64_atomic_fetch(src, pe);
+  }
+
+  // Device barriers of all PEs: one caller (thread, warp or block) per PE.
+  static __device__ __forceinline__ void barrier_all_thread(const ctx&) { nvshmem_barrier_all(); }
+  static __device__ __forceinline__ void barrier_all_wave(const ctx&) { nvshmemx_barrier_all_warp(); }
+  static __device__ __forceinline__ void barrier_all_wg(const ctx&) { nvshmemx_barrier_all_block(); }
+  static __device__ __forceinline__ void sync_all_thread(const ctx&) { nvshmem_sync_all(); }
+  static __device__ __forceinline__ void sync_all_wave(const ctx&) { nvshmemx_sync_all_warp(); }
+  static __device__ __forceinline__ void sync_all_wg(const ctx&) { nvshmemx_sync_all_block(); }
+
+  // Collectives over all PEs, one block per PE; byte counts as in the mem forms.
+  static __device__ __forceinline__ void reduce_sum_wg(const ctx&, std::int64_t* dst, const std::int64_t* src, std::size_t count) {
+    nvshmemx_int64_sum_reduce_block(NVSHMEM_TEAM_WORLD, dst, src, count);
+  }
+  static __device__ __forceinline__ void reduce_sum_wg(const ctx&, double* dst, const double* src, std::size_t count) {
+    nvshmemx_double_sum_reduce_block(NVSHMEM_TEAM_WORLD, dst, src, count);
+  }
+  static __device__ __forceinline__ void broadcast_wg(const ctx&, void* dst, const void* src, std::size_t bytes, int root) {
+    nvshmemx_broadcastmem_block(NVSHMEM_TEAM_WORLD, dst, src, bytes, root);
+  }
+  static __device__ __forceinline__ void fcollect_wg(const ctx&, void* dst, const void* src, std::size_t bytes_per_pe) {
+    nvshmemx_fcollectmem_block(NVSHMEM_TEAM_WORLD, dst, src, bytes_per_pe);
+  }
+  static __device__ __forceinline__ void alltoall_wg(const ctx&, void* dst, const void* src, std::size_t bytes_per_pe) {
+    nvshmemx_alltoallmem_block(NVSHMEM_TEAM_WORLD, dst, src, bytes_per_pe);
+  }
+
+  // ---- host: launches of kernels that synchronise PEs (every PE launches) ----
+  // NVSHMEM requires its collective launch for kernels that call barriers or collectives.
+  template <class... Params>
+  static void launch_collective(void (*kernel)(Params...), unsigned blocks, unsigned threads,
+                                typename identity<Params>::type... args) {
+    void* arguments[] = {static_cast<void*>(&args)...};
+    check(nvshmemx_collective_launch(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(threads), arguments, 0, nullptr),
+          "nvshmemx_collective_launch");
+  }
+
  private:
   static void check(int status, const char* call) {
     if (status != 0) throw std::runtime_error(std::string(call) + " returned " + std::to_string(status));

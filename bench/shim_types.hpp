@@ -17,4 +17,10 @@ struct library_init_report {
   std::size_t reported_bytes;  // device memory the library says it holds, 0 if it does not say
 };
 
+// identity<T>::type: a parameter of this type takes no part in template argument deduction (the
+// shims' launch_collective deduces a kernel's parameters from the kernel alone).
+template <class T> struct identity {
+  using type = T;
+};
+
 }  // namespace bench
