@@ -298,6 +298,8 @@ class harness {
     return shape.workgroups ? shape.workgroups : shape.per_sm * static_cast<unsigned>(sm_count_);
   }
   bool takes_part() const { return me_ < 2; }
+  // Offset of the collectives' second result buffer in recv_ (the largest result: n x max size).
+  std::size_t coll_dest_stride() const { return (std::size_t(n_pes_) * opt_.coll_max_size + 255) / 256 * 256; }
 
   void allocate() {
     std::size_t bytes = 0;
@@ -309,7 +311,7 @@ class harness {
     }
     if (opt_.wants("bw")) bytes = std::max(bytes, opt_.bw_bytes);
     if (opt_.wants("signal")) bytes = std::max(bytes, opt_.signal_max_size);
-    if (opt_.wants("coll")) bytes = std::max(bytes, std::size_t(n_pes_) * opt_.coll_max_size);  // fcollect, alltoall
+    if (opt_.wants("coll")) bytes = std::max(bytes, 2 * coll_dest_stride());  // two fcollect/alltoall results
     buffer_bytes_ = std::max<std::size_t>((bytes + 255) / 256 * 256, 256);
 
     max_workgroups_ = flag_workgroups;
@@ -590,10 +592,12 @@ class harness {
   void run_collective(collective kind, std::size_t bytes) {
     constexpr int root = 0;
     const collective_case expected = make_collective_case(kind, bytes, me_, n_pes_, root);
+    const std::size_t stride = coll_dest_stride();
     gpu::copy_to_device(send_, expected.source.data(), expected.source.size());
     gpu::fill(recv_, poison_byte, expected.dest_bytes);
+    gpu::fill(recv_ + stride, poison_byte, expected.dest_bytes);
     gpu::synchronize();
-    const collective_args x{kind, recv_, send_, bytes, root};
+    const collective_args x{kind, recv_, stride, send_, bytes, root};
     const double us = median_iteration_us([&](unsigned warmup, unsigned timed) {
       Shim::barrier_all();
       Shim::launch_collective(&collective_kernel<Shim>, 1, opt_.wg_threads, handle_, x, loop_args{warmup, timed, timings_});
@@ -601,7 +605,8 @@ class harness {
       gpu::synchronize();
       return me_ == 0 ? per_iteration_ns(read_timings(1)[0], timed) : 0.0;
     });
-    check_bytes(collective_name(kind), recv_, expected.expected);
+    check_bytes(collective_name(kind), recv_, expected.expected);  // every launch makes >= 2 calls
+    check_bytes(collective_name(kind), recv_ + stride, expected.expected);
     out_.row(Shim::traits.system, collective_name(kind), "wg", bytes, 1, opt_.wg_threads, us, "us");
   }
 

@@ -202,30 +202,35 @@ inline constexpr collective all_collectives[] = {collective::reduce_int64_sum, c
 
 struct collective_args {
   collective kind;
-  char* dest;          // symmetric
-  const char* source;  // symmetric
-  std::size_t bytes;   // reductions and broadcast: the whole array; fcollect, alltoall: per PE
-  int root;            // broadcast
+  char* dest;               // symmetric: two result buffers, dest and dest + dest_stride
+  std::size_t dest_stride;
+  const char* source;       // symmetric
+  std::size_t bytes;        // reductions and broadcast: the whole array; fcollect, alltoall: per PE
+  int root;                 // broadcast
 };
 
-// World-team collectives at workgroup scope, one workgroup per PE.
+// World-team collectives at workgroup scope, one workgroup per PE, back to back. Calls alternate
+// between the two result buffers: a call's dest is not one the previous call may still be using
+// on another PE (OpenSHMEM's rule, and gio's contract, for collectives without a sync between).
 template <class Shim>
 __global__ void __launch_bounds__(max_wg_threads) collective_kernel(typename Shim::handle h, collective_args x, loop_args a) {
   __shared__ typename Shim::wg_storage storage;
   const typename Shim::ctx& c = Shim::open_wg(h, storage);
+  unsigned call = 0;
   timed_loop<scope::wg>(a, [&] {
+    char* dest = x.dest + (call++ % 2) * x.dest_stride;
     switch (x.kind) {
       case collective::reduce_int64_sum:
-        Shim::reduce_sum_wg(c, reinterpret_cast<std::int64_t*>(x.dest), reinterpret_cast<const std::int64_t*>(x.source),
+        Shim::reduce_sum_wg(c, reinterpret_cast<std::int64_t*>(dest), reinterpret_cast<const std::int64_t*>(x.source),
                             x.bytes / sizeof(std::int64_t));
         break;
       case collective::reduce_double_sum:
-        Shim::reduce_sum_wg(c, reinterpret_cast<double*>(x.dest), reinterpret_cast<const double*>(x.source),
+        Shim::reduce_sum_wg(c, reinterpret_cast<double*>(dest), reinterpret_cast<const double*>(x.source),
                             x.bytes / sizeof(double));
         break;
-      case collective::broadcast: Shim::broadcast_wg(c, x.dest, x.source, x.bytes, x.root); break;
-      case collective::fcollect: Shim::fcollect_wg(c, x.dest, x.source, x.bytes); break;
-      case collective::alltoall: Shim::alltoall_wg(c, x.dest, x.source, x.bytes); break;
+      case collective::broadcast: Shim::broadcast_wg(c, dest, x.source, x.bytes, x.root); break;
+      case collective::fcollect: Shim::fcollect_wg(c, dest, x.source, x.bytes); break;
+      case collective::alltoall: Shim::alltoall_wg(c, dest, x.source, x.bytes); break;
     }
   });
 }
