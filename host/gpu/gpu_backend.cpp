@@ -8,6 +8,7 @@
 #include "gio/device/wait_core.hpp"
 #include "gio/platform/strong.hpp"
 #include "gpu/backend.hpp"
+#include "gpu/device_ops.hpp"
 #include "gpu/gpu_api.hpp"
 
 namespace gio::gpu {
@@ -168,7 +169,43 @@ class gpu_backend final : public backend {
     check_rt(GIO_RT(GetLastError)(), "launching the stream barrier");
   }
 
+  std::uint64_t atomic(const device_handle& handle, const atomic_request& a) override {
+    activate();
+    const stream_t stream = internal_stream();
+    if (!old_bits_) check_rt(GIO_RT(Malloc)(reinterpret_cast<void**>(&old_bits_), sizeof *old_bits_), "allocating");
+    enqueue_atomic(handle, a, old_bits_, stream);
+    std::uint64_t old = 0;
+    check_rt(GIO_RT(MemcpyAsync)(&old, old_bits_, sizeof old, GIO_RT(MemcpyDeviceToHost), stream), "reading an atomic's result");
+    check_rt(GIO_RT(StreamSynchronize)(stream), "completing a host atomic");
+    return old;
+  }
+
+  void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) override {
+    activate();
+    enqueue_collective(handle, c, stream ? *stream : internal_stream());
+    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing a host collective");
+  }
+
+  void team_sync(const device_handle& handle, shmem_team_t team, const char* call, const stream_t* stream) override {
+    activate();
+    enqueue_team_sync(handle, team, call, stream ? *stream : internal_stream());
+    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing a team sync");
+  }
+
+  ~gpu_backend() override {
+    if (old_bits_) (void)GIO_RT(Free)(old_bits_);
+    if (stream_) (void)GIO_RT(StreamDestroy)(stream_);
+  }
+
  private:
+  // Blocking host atomics and collectives run here: a stream that does not wait for the legacy
+  // default stream, so a user kernel still running there (perhaps waiting for this very
+  // atomic) cannot hold them up.
+  stream_t internal_stream() {
+    if (!stream_) check_rt(GIO_RT(StreamCreateWithFlags)(&stream_, GIO_RT(StreamNonBlocking)), "creating a stream");
+    return stream_;
+  }
+
   // The current GPU is a property of the calling host thread: gio's calls may come from a thread
   // other than the one that ran shmem_init, so every call that touches the GPU selects it first.
   void activate() const {
@@ -176,6 +213,8 @@ class gpu_backend final : public backend {
   }
 
   int ordinal_ = -1;
+  stream_t stream_ = nullptr;
+  std::uint64_t* old_bits_ = nullptr;  // device word receiving a host atomic's old value
 };
 
 }  // namespace

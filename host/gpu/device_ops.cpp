@@ -1,0 +1,99 @@
+// The kernels behind host atomics, host collectives and shmem_team_sync_on_stream: each runs the
+// device library's own implementation (amo_core.hpp, collectives.hpp), so host-initiated and
+// kernel-initiated calls share one code path and one memory model. One source for CUDA and HIP.
+#include "gpu/device_ops.hpp"
+
+#include <cstring>
+
+#include "gio/device/amo_core.hpp"
+#include "gio/device/collectives.hpp"
+#include "gpu/gpu_api.hpp"
+
+namespace gio::gpu {
+namespace {
+
+// One workgroup runs every collective: large enough to keep the links busy, small enough to
+// need no co-residency with anything else.
+constexpr unsigned collective_threads = 512;
+
+// The call's name as a kernel argument: the device prints it when a checked build fails a check
+// (a host string pointer would not be readable there).
+struct call_name {
+  char text[64];
+};
+call_name name_of(const char* call) {
+  call_name n{};
+  std::strncpy(n.text, call, sizeof n.text - 1);
+  return n;
+}
+
+template <class T>
+__global__ void atomic_kernel(device_handle h, amo_op op, T* dest, T value, T compare, int pe,
+                              std::uint64_t* old_bits, call_name call) {
+  const T old = detail::amo<T>(ctx_default(h), op, dest, value, compare, pe, call.text, {__FILE__, __LINE__});
+  *old_bits = platform::bit_cast<platform::bits_t<T>>(old);
+}
+
+// broadcast, fcollect and alltoall move bytes; reductions get a kernel per element type.
+__global__ void __launch_bounds__(collective_threads)
+    data_collective_kernel(device_handle h, collective_request c, std::size_t elem_size, call_name call) {
+  __shared__ ctx storage;
+  const ctx& x = ctx_create_wg(h, storage);
+  const source_location here{__FILE__, __LINE__};
+  if (c.kind == detail::collective_kind::broadcast)
+    detail::broadcast<coop::wg>(x, c.team, c.dest, c.source, c.count, elem_size, c.root, call.text, here);
+  else if (c.kind == detail::collective_kind::fcollect)
+    detail::fcollect<coop::wg>(x, c.team, c.dest, c.source, c.count, elem_size, call.text, here);
+  else
+    detail::alltoall<coop::wg>(x, c.team, c.dest, c.source, c.count, elem_size, call.text, here);
+}
+
+template <class T>
+__global__ void __launch_bounds__(collective_threads)
+    reduce_kernel(device_handle h, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t count,
+                  call_name call) {
+  __shared__ ctx storage;
+  detail::reduce<coop::wg>(ctx_create_wg(h, storage), team, op, dest, source, count, call.text, {__FILE__, __LINE__});
+}
+
+__global__ void __launch_bounds__(collective_threads)
+    team_sync_kernel(device_handle h, shmem_team_t team, call_name call) {
+  __shared__ ctx storage;
+  detail::team_sync<coop::wg>(ctx_create_wg(h, storage), team, false, call.text, {__FILE__, __LINE__});
+}
+
+}  // namespace
+
+void enqueue_atomic(const device_handle& h, const atomic_request& a, std::uint64_t* old_bits, stream_t stream) {
+  visit_dtype(a.type, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (sizeof(T) >= 4) {  // the runtime refuses narrower types
+      T value, compare;
+      std::memcpy(&value, &a.value, sizeof(T));
+      std::memcpy(&compare, &a.compare, sizeof(T));
+      atomic_kernel<T><<<1, 1, 0, stream>>>(h, a.op, static_cast<T*>(a.dest), value, compare, a.pe, old_bits,
+                                            name_of(a.call));
+    }
+  });
+  check_rt(GIO_RT(GetLastError)(), "launching a host atomic");
+}
+
+void enqueue_collective(const device_handle& h, const collective_request& c, stream_t stream) {
+  if (c.kind == detail::collective_kind::reduce) {
+    visit_dtype(c.type, [&](auto zero) {
+      using T = decltype(zero);
+      reduce_kernel<T><<<1, collective_threads, 0, stream>>>(h, c.team, c.op, static_cast<T*>(c.dest),
+                                                             static_cast<const T*>(c.source), c.count, name_of(c.call));
+    });
+  } else {
+    data_collective_kernel<<<1, collective_threads, 0, stream>>>(h, c, dtype_size(c.type), name_of(c.call));
+  }
+  check_rt(GIO_RT(GetLastError)(), "launching a host collective");
+}
+
+void enqueue_team_sync(const device_handle& h, shmem_team_t team, const char* call, stream_t stream) {
+  team_sync_kernel<<<1, collective_threads, 0, stream>>>(h, team, name_of(call));
+  check_rt(GIO_RT(GetLastError)(), "launching a team sync");
+}
+
+}  // namespace gio::gpu

@@ -1,0 +1,17 @@
+// Host-initiated work done by the device library on this PE's GPU: the kernels behind host
+// atomics, host collectives and the stream team sync (device_ops.cpp, a GPU source). Each call
+// only enqueues on `stream`; the GPU backend picks the stream and waits where the API blocks.
+// Private to the host runtime, GPU builds only.
+#pragma once
+#include <cstdint>
+
+#include "gpu/backend.hpp"
+
+namespace gio::gpu {
+
+// `old_bits` (device memory) receives the old value's bits.
+void enqueue_atomic(const device_handle& h, const atomic_request& a, std::uint64_t* old_bits, stream_t stream);
+void enqueue_collective(const device_handle& h, const collective_request& c, stream_t stream);
+void enqueue_team_sync(const device_handle& h, shmem_team_t team, const char* call, stream_t stream);
+
+}  // namespace gio::gpu
