@@ -72,9 +72,9 @@ int create_teams(runtime& r, const team_slot& parent, const char* call, const st
       if (n > most) most = n, fullest = m;
     }
     std::fprintf(stderr,
-                 "gio: PE %d: %s: out of team slots: %zu new team(s) need a slot free on every PE of the parent "
-                 "team, and PE %d has %d of %d in use (GIO_MAX_TEAMS=%d); destroy teams or raise GIO_MAX_TEAMS\n",
-                 r.pe(), call, teams.size(), world_pe_of(parent.info, fullest), most, slots, slots);
+                 "gio: PE %d: %s: out of team slots: needs %zu free on every PE of the parent team, but PE %d has "
+                 "%d of GIO_MAX_TEAMS=%d in use; destroy teams or raise GIO_MAX_TEAMS\n",
+                 r.pe(), call, teams.size(), world_pe_of(parent.info, fullest), most, slots);
     return 1;
   }
 
