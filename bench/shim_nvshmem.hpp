@@ -117,8 +117,11 @@ struct nvshmem_shim {
   static __device__ __forceinline__ void reduce_sum_wg(const ctx&, double* dst, const double* src, std::size_t count) {
     nvshmemx_double_sum_reduce_block(NVSHMEM_TEAM_WORLD, dst, src, count);
   }
+  // The char form: NVSHMEM 3.4.5's host-pass declaration of nvshmemx_broadcastmem_block lacks
+  // PE_root (its device definition has it), so the mem form does not compile; both run the same
+  // nvshmemi_broadcast_threadgroup<char, block>.
   static __device__ __forceinline__ void broadcast_wg(const ctx&, void* dst, const void* src, std::size_t bytes, int root) {
-    nvshmemx_broadcastmem_block(NVSHMEM_TEAM_WORLD, dst, src, bytes, root);
+    nvshmemx_char_broadcast_block(NVSHMEM_TEAM_WORLD, static_cast<char*>(dst), static_cast<const char*>(src), bytes, root);
   }
   static __device__ __forceinline__ void fcollect_wg(const ctx&, void* dst, const void* src, std::size_t bytes_per_pe) {
     nvshmemx_fcollectmem_block(NVSHMEM_TEAM_WORLD, dst, src, bytes_per_pe);
