@@ -98,7 +98,7 @@ def row_label(benchmark, row):
     if benchmark in BY_SHAPE:
         return f"{row['workgroups']}x{row['threads']}"
     if benchmark in SYNCS:
-        return f"1 wg, {row['threads']} threads"
+        return f"1 wg, {row['threads']} thread{'s' if row['threads'] > 1 else ''}"
     if benchmark in AMO_LATENCY:
         return "uint64, dependent calls"
     if benchmark == "pingpong_multi_wg":
