@@ -1,5 +1,6 @@
 // gio-info: the effective configuration (every GIO_* variable, its value and default), the
-// topology (GPU, NUMA node, NICs and their distance), and how this PE reaches every other PE.
+// topology (GPU, NUMA node, NICs and their distance), the predefined teams, and how this PE
+// reaches every other PE.
 // Run it like any gio program: `mpirun -np 2 gio-info` (or GIO_BOOTSTRAP=single gio-info).
 #include <cstdio>
 #include <string>
@@ -22,10 +23,20 @@ const char* transport_name(gio::transport t) {
 std::string capability_names(std::uint32_t caps) {
   std::string out;
   if (caps & gio::peer_load_store) out += "load/store ";
-  if (caps & gio::peer_native_atomics) out += "native-atomics ";
-  else if (caps & gio::peer_load_store) out += "atomics-by-CAS ";
+  // How the device library does atomics on this peer: natively, or by compare-and-swap loops
+  // (the link lacks them, or GIO_ATOMICS=cas).
+  if (caps & gio::peer_load_store) out += (caps & gio::peer_native_atomics) ? "atomics: native " : "atomics: cas ";
   if (caps & gio::peer_same_device) out += "same-GPU ";
   return out.empty() ? "-" : out;
+}
+
+// A predefined team as world PEs: start, stride and size.
+void print_team(const char* name, gio::shmem_team_t team) {
+  const int size = gio::shmem_team_n_pes(team);
+  const int start = gio::shmem_team_translate_pe(team, 0, gio::SHMEM_TEAM_WORLD);
+  const int stride = size > 1 ? gio::shmem_team_translate_pe(team, 1, gio::SHMEM_TEAM_WORLD) - start : 1;
+  std::printf("  team %-17s start %d, stride %d, size %d (this PE is %d)\n", name, start, stride, size,
+              gio::shmem_team_my_pe(team));
 }
 
 void print_configuration() {
@@ -48,6 +59,8 @@ void print_pe(const gio::runtime_report& rep) {
   for (const auto& nic : topo.nics)
     std::printf("  NIC %-10s %s NUMA %d: %s\n", nic.name.c_str(), nic.pci_bus_id.c_str(), nic.numa_node,
                 nic.relation.c_str());
+  print_team("SHMEM_TEAM_WORLD", gio::SHMEM_TEAM_WORLD);
+  print_team("SHMEM_TEAM_SHARED", gio::SHMEM_TEAM_SHARED);
   for (int pe = 0; pe < rep.n_pes; ++pe) {
     const gio::peer_report peer = gio::shmem_peer_report(pe);
     std::printf("  -> PE %d: %-17s GPU %2d  %s\n", pe, transport_name(peer.how), peer.gpu,

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -237,6 +238,18 @@ TEST(MpHostAtomics, BadArgumentsNameThePEAndTheCall) {
     }
   }
   shmem_barrier_all();
+}
+
+// GIO_ATOMICS=cas (ctest runs the 4-PE job so) makes every peer, this PE included, use the
+// device library's CAS loops; by default this PE's own heap has native atomics.
+TEST(MpHostAtomics, AtomicsModeShowsInThePeerTable) {
+  const char* mode = std::getenv("GIO_ATOMICS");
+  const bool cas = mode && std::string(mode) == "cas";
+  for (int pe = 0; pe < shmem_n_pes(); ++pe) {
+    const bool native = (shmem_peer_report(pe).caps & peer_native_atomics) != 0;
+    if (cas) EXPECT_FALSE(native) << "PE " << pe;
+    if (!cas && pe == shmem_my_pe()) EXPECT_TRUE(native) << "this PE";
+  }
 }
 
 // --- collectives -------------------------------------------------------------------------------
