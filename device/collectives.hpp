@@ -3,9 +3,9 @@
 // One caller group per PE per call; every member of the team calls, in the same order.
 //
 // Sync (docs/collectives.md): each PE counts its syncs of a team in its own sync area (word 0).
-// Sync number e stores e into word 1 + my_pe of every other member's area, each store after a
-// release fence (acq_rel for sync, sc for barrier = quiet + sync), then waits with acquire loads
-// until every member's word in its own area is >= e. A member can be at most one sync ahead, so
+// A sync increments word 1 + my_pe of every other member's area, after a release fence (acq_rel
+// for sync, sc for barrier = quiet + sync), then waits with acquire loads until every member's
+// word in its own area reaches this PE's new count. A member can be at most one sync ahead, so
 // `>=` needs no reset; 64-bit counters do not wrap. Lanes of a wave/workgroup split the peers.
 //
 // Data collectives push with the group's stores straight into the members' symmetric dest, then
@@ -37,23 +37,29 @@ GIO_DEVICE std::ptrdiff_t member_delta(const ctx& c, const team_info& t, int mem
 template <class Coop>
 GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const char* call, source_location loc) {
   auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
-  const std::uint64_t epoch = platform::ld_relaxed_sys(area) + 1;
-  Coop::sync();  // every member read the count; the group's earlier accesses precede the fences below
+  Coop::sync();  // the group's earlier accesses precede the fences below (cumulativity)
+  const int rank = static_cast<int>(Coop::rank()), size = static_cast<int>(Coop::size());
   bool fenced = false;
-  for (int j = static_cast<int>(Coop::rank()); j < t.size; j += static_cast<int>(Coop::size())) {
+  for (int j = rank; j < t.size; j += size) {
     if (j == t.my_pe) continue;
     if (!fenced) {
       quiet ? platform::fence_sc_system() : platform::fence_acq_rel_system();
       fenced = true;
     }
+    // An increment needs no knowledge of this PE's count, so the fence and this store start
+    // before the count's load returns (it is off the critical path, overlapping the flight).
     std::uint64_t* arrival = area + 1 + t.my_pe;
-    platform::st_relaxed_sys(transports::p2p::translate(arrival, member_delta(c, t, j, call, loc)), epoch);
+    platform::atomic_rmw_sys_bits<platform::rmw::add>(
+        transports::p2p::translate(arrival, member_delta(c, t, j, call, loc)), std::uint64_t{1});
   }
-  if (quiet && !fenced && Coop::rank() == 0) platform::fence_sc_system();  // a one-PE team still quiets
-  wait_budget budget(c);
-  for (int j = static_cast<int>(Coop::rank()); j < t.size; j += static_cast<int>(Coop::size()))
-    if (j != t.my_pe) wait_one(c, area + 1 + j, SHMEM_CMP_GE, epoch, budget, call, loc);
-  if (Coop::rank() == 0) platform::st_relaxed_sys(area, epoch);
+  if (quiet && !fenced && rank == 0) platform::fence_sc_system();  // a one-PE team still quiets
+  if (fenced || rank == 0) {
+    const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;  // this sync's number
+    wait_budget budget(c);
+    for (int j = rank; j < t.size; j += size)
+      if (j != t.my_pe) wait_one(c, area + 1 + j, SHMEM_CMP_GE, count, budget, call, loc);
+    if (rank == 0) platform::st_relaxed_sys(area, count);
+  }
   Coop::sync();
 }
 
@@ -122,43 +128,51 @@ template <class T, unsigned N> struct alignas(N * sizeof(T)) pack {
   T v[N];
 };
 
-// pack `index` of the result: member 0's source combined with members 1, 2, ... in order.
-template <class P>
-GIO_DEVICE P combine_pack(const ctx& c, const team_info& t, reduce_op op, const P* source, std::size_t index,
-                          const char* call, source_location loc) {
-  P acc = transports::p2p::translate(source, member_delta(c, t, 0, call, loc))[index];
-  for (int j = 1; j < t.size; ++j) {
-    const P next = transports::p2p::translate(source, member_delta(c, t, j, call, loc))[index];
+// Packs chunk + h * size + rank (h < held) of the result, each member 0's source combined with
+// members 1, 2, ... in order; all `held` loads of a member are issued before any is combined,
+// so a thread keeps `held` remote loads in flight.
+template <unsigned held, class P>
+GIO_DEVICE void combine_chunk(const ctx& c, const team_info& t, reduce_op op, const P* source, std::size_t chunk,
+                              std::size_t count, std::size_t rank, std::size_t size, P (&acc)[held],
+                              const char* call, source_location loc) {
+  const P* first = transports::p2p::translate(source, member_delta(c, t, 0, call, loc));
 #pragma unroll
-    for (unsigned e = 0; e < sizeof(P::v) / sizeof(P::v[0]); ++e) acc.v[e] = reduce_combine(op, acc.v[e], next.v[e]);
+  for (unsigned h = 0; h < held; ++h) {
+    const std::size_t i = chunk + h * size + rank;
+    if (i < count) acc[h] = first[i];
   }
-  return acc;
+  for (int j = 1; j < t.size; ++j) {
+    const P* member = transports::p2p::translate(source, member_delta(c, t, j, call, loc));
+    P next[held];
+#pragma unroll
+    for (unsigned h = 0; h < held; ++h) {
+      const std::size_t i = chunk + h * size + rank;
+      if (i < count) next[h] = member[i];
+    }
+#pragma unroll
+    for (unsigned h = 0; h < held; ++h)
+#pragma unroll
+      for (unsigned e = 0; e < sizeof(P::v) / sizeof(P::v[0]); ++e) acc[h].v[e] = reduce_combine(op, acc[h].v[e], next[h].v[e]);
+  }
 }
 
-// Combines packs [0, count) into dest. In place, every pack is read by every member before any
-// member overwrites it: a chunk of `held` packs per thread is combined into registers, the team
-// syncs, then the chunk is written.
+// Combines packs [0, count) into dest, a chunk of `held` packs per thread at a time. In place,
+// every pack must be read by every member before any member overwrites it: the team syncs
+// between combining a chunk and writing it.
 template <class Coop, class P>
 GIO_DEVICE void reduce_packs(const ctx& c, const team_info& t, reduce_op op, P* dest, const P* source,
                              std::size_t count, const char* call, source_location loc) {
-  const std::size_t rank = Coop::rank(), size = Coop::size();
-  if (static_cast<const void*>(dest) != static_cast<const void*>(source)) {
-    for (std::size_t i = rank; i < count; i += size) dest[i] = combine_pack(c, t, op, source, i, call, loc);
-    return;
-  }
   constexpr unsigned held = 4;
+  const std::size_t rank = Coop::rank(), size = Coop::size();
+  const bool in_place = static_cast<const void*>(dest) == static_cast<const void*>(source);
   for (std::size_t chunk = 0; chunk < count; chunk += held * size) {
-    P result[held];
+    P acc[held];
+    combine_chunk<held>(c, t, op, source, chunk, count, rank, size, acc, call, loc);
+    if (in_place) sync_team<Coop>(c, t, false, call, loc);
 #pragma unroll
     for (unsigned h = 0; h < held; ++h) {
       const std::size_t i = chunk + h * size + rank;
-      if (i < count) result[h] = combine_pack(c, t, op, source, i, call, loc);
-    }
-    sync_team<Coop>(c, t, false, call, loc);
-#pragma unroll
-    for (unsigned h = 0; h < held; ++h) {
-      const std::size_t i = chunk + h * size + rank;
-      if (i < count) dest[i] = result[h];
+      if (i < count) dest[i] = acc[h];
     }
   }
 }
