@@ -62,6 +62,13 @@ inline stream_t stream_create() {
 inline void stream_destroy(stream_t s) noexcept { (void)GIO_TEST_RT(StreamDestroy)(s); }
 inline void stream_sync(stream_t s) { check(GIO_TEST_RT(StreamSynchronize)(s), "stream synchronize"); }
 
+inline int sm_count() {
+  int device = 0, sms = 0;
+  check(GIO_TEST_RT(GetDevice)(&device), "get device");
+  check(GIO_TEST_RT(DeviceGetAttribute)(&sms, GIO_TEST_RT_SM_COUNT, device), "SM count");
+  return sms;
+}
+
 // How many workgroups of `kernel` at `threads` threads this GPU runs at once. Litmus kernels
 // whose workgroups wait on each other across PEs must not launch more than are co-resident.
 template <class Kernel>

@@ -16,6 +16,7 @@ namespace gio_test {
 namespace {
 
 run_info g_run;
+bool g_gpus_shared = false;
 std::unique_ptr<sym_buffer> g_staging_sym;
 std::unique_ptr<device_buffer> g_staging_local;
 
@@ -41,9 +42,25 @@ std::uint64_t agree_on_seed(int my_pe) {
   return seed;
 }
 
+// Every PE of the node sees every PE's GPU ordinal, so all agree.
+bool any_gpu_shared(int my_pe, int n_pes) {
+  std::vector<int> gpus;
+  for (int pe = 0; pe < n_pes; ++pe) {
+    const int gpu = pe == my_pe ? gio::shmem_runtime_report().gpu : gio::shmem_peer_report(pe).gpu;
+    if (gpu < 0) continue;
+    if (std::find(gpus.begin(), gpus.end(), gpu) != gpus.end()) return true;
+    gpus.push_back(gpu);
+  }
+  return false;
+}
+
 }  // namespace
 
 const run_info& run() { return g_run; }
+
+bool gpus_shared() { return g_gpus_shared; }
+int lockstep(int rounds) { return g_gpus_shared ? std::max(16, rounds / 20) : rounds; }
+int lockstep_rounds() { return lockstep(litmus_rounds()); }
 
 int litmus_rounds() {
   const char* s = std::getenv("GIO_LITMUS_ROUNDS");
@@ -150,10 +167,13 @@ int main(int argc, char** argv) {
     } else {
       r.peer = r.my_pe ^ 1;
       r.seed = gio_test::agree_on_seed(r.my_pe);
+      gio_test::g_gpus_shared = gio_test::any_gpu_shared(r.my_pe, r.n_pes);
       if (r.my_pe == 0)
-        std::printf("gio-gpu-tests: %d PEs, seed 0x%llx (GIO_TEST_SEED=0x%llx repeats it), %d litmus rounds\n",
+        std::printf("gio-gpu-tests: %d PEs, seed 0x%llx (GIO_TEST_SEED=0x%llx repeats it), %d litmus rounds, "
+                    "%d lockstep rounds (GPUs %s)\n",
                     r.n_pes, static_cast<unsigned long long>(r.seed), static_cast<unsigned long long>(r.seed),
-                    gio_test::litmus_rounds());
+                    gio_test::litmus_rounds(), gio_test::lockstep_rounds(),
+                    gio_test::g_gpus_shared ? "time-sliced by several PEs" : "one per PE");
       gio_test::g_staging_sym = std::make_unique<gio_test::sym_buffer>(gio_test::staging_bytes);
       gio_test::g_staging_local = std::make_unique<gio_test::device_buffer>(gio_test::staging_bytes);
       status = RUN_ALL_TESTS();

@@ -29,6 +29,19 @@ const run_info& run();
 // Rounds of each litmus test: GIO_LITMUS_ROUNDS, default 2000.
 int litmus_rounds();
 
+// Whether two PEs of the run share a GPU (the same answer on every PE: it compares every PE's
+// GPU). PEs that share a GPU without MPS time-slice it, so a kernel that waits for another PE's
+// kernel on the same GPU progresses one time slice (milliseconds) at a time.
+bool gpus_shared();
+// Rounds of tests in which every round needs every PE (barrier rounds, collectives in lockstep):
+// litmus_rounds(), or a twentieth of it (at least 16) when PEs time-slice a GPU.
+int lockstep_rounds();
+// How `rounds` shrinks when PEs time-slice a GPU (the same rule as lockstep_rounds()).
+int lockstep(int rounds);
+
+// The device handle as of now: kernels launched after a team split take a fresh one.
+inline gio::device_handle fresh_handle() { return gio::shmem_device_handle(); }
+
 // Device memory owned by this process (not symmetric).
 class device_buffer {
  public:
