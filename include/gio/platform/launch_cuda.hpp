@@ -1,0 +1,32 @@
+// NVIDIA host-side launch primitives for gio/launch.hpp (nvcc): the CUDA runtime's occupancy
+// query and cooperative launch, which guarantees every block of the grid is resident at once.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace gio::platform {
+
+using launch_status = cudaError_t;
+using launch_stream = cudaStream_t;
+inline constexpr const char* multiprocessor_name = "SM";  // how the vendor names its compute units
+
+inline bool launch_ok(launch_status s) { return s == cudaSuccess; }
+inline const char* launch_error_text(launch_status s) { return cudaGetErrorString(s); }
+inline launch_status current_gpu(int* ordinal) { return cudaGetDevice(ordinal); }
+inline launch_status multiprocessor_count(int ordinal, int* count) {
+  return cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, ordinal);
+}
+inline launch_status supports_cooperative_launch(int ordinal, int* yes) {
+  return cudaDeviceGetAttribute(yes, cudaDevAttrCooperativeLaunch, ordinal);
+}
+inline launch_status resident_wgs_per_multiprocessor(int* count, const void* kernel, int threads_per_wg,
+                                                     std::size_t dynamic_shmem) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(count, kernel, threads_per_wg, dynamic_shmem);
+}
+inline launch_status launch_cooperative(const void* kernel, dim3 grid, dim3 block, void** args,
+                                        std::size_t dynamic_shmem, launch_stream stream) {
+  return cudaLaunchCooperativeKernel(kernel, grid, block, args, dynamic_shmem, stream);
+}
+
+}  // namespace gio::platform

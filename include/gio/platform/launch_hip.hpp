@@ -1,0 +1,32 @@
+// AMD host-side launch primitives for gio/launch.hpp (hipcc): the HIP runtime's occupancy query
+// and cooperative launch, which guarantees every workgroup of the grid is resident at once.
+#pragma once
+#include <hip/hip_runtime.h>
+
+#include <cstddef>
+
+namespace gio::platform {
+
+using launch_status = hipError_t;
+using launch_stream = hipStream_t;
+inline constexpr const char* multiprocessor_name = "CU";  // how the vendor names its compute units
+
+inline bool launch_ok(launch_status s) { return s == hipSuccess; }
+inline const char* launch_error_text(launch_status s) { return hipGetErrorString(s); }
+inline launch_status current_gpu(int* ordinal) { return hipGetDevice(ordinal); }
+inline launch_status multiprocessor_count(int ordinal, int* count) {
+  return hipDeviceGetAttribute(count, hipDeviceAttributeMultiprocessorCount, ordinal);
+}
+inline launch_status supports_cooperative_launch(int ordinal, int* yes) {
+  return hipDeviceGetAttribute(yes, hipDeviceAttributeCooperativeLaunch, ordinal);
+}
+inline launch_status resident_wgs_per_multiprocessor(int* count, const void* kernel, int threads_per_wg,
+                                                     std::size_t dynamic_shmem) {
+  return hipOccupancyMaxActiveBlocksPerMultiprocessor(count, kernel, threads_per_wg, dynamic_shmem);
+}
+inline launch_status launch_cooperative(const void* kernel, dim3 grid, dim3 block, void** args,
+                                        std::size_t dynamic_shmem, launch_stream stream) {
+  return hipLaunchCooperativeKernel(kernel, grid, block, args, static_cast<unsigned>(dynamic_shmem), stream);
+}
+
+}  // namespace gio::platform
