@@ -8,6 +8,7 @@
 
 #include "gio/device.hpp"
 #include "gio/host.hpp"
+#include "gio/launch.hpp"
 #include "gio/ops.hpp"
 #include "gio/team.hpp"
 #include "shim_types.hpp"
@@ -118,10 +119,11 @@ struct gio_shim {
   }
 
   // ---- host: launches of kernels that synchronise PEs (every PE launches) ----
+  // Cooperative, as NVSHMEM's collective launch: every workgroup co-resident.
   template <class... Params>
   static void launch_collective(void (*kernel)(Params...), unsigned blocks, unsigned threads,
                                 typename identity<Params>::type... args) {
-    kernel<<<blocks, threads>>>(args...);
+    gio::launch_collective(kernel, dim3(blocks), dim3(threads), 0, gio::stream_t{}, args...);
   }
 };
 
