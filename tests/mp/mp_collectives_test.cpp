@@ -213,8 +213,11 @@ TEST(MpHostAtomics, CompareSwapElectsOneWinner) {
   const std::uint64_t winner = shmem_uint64_atomic_fetch(word, n - 1);
   EXPECT_GE(winner, 1u);
   EXPECT_LE(winner, static_cast<std::uint64_t>(n));
-  if (old == 0) EXPECT_EQ(winner, static_cast<std::uint64_t>(me + 1));
-  else EXPECT_EQ(old, winner) << "a loser sees the winner's value";
+  if (old == 0) {
+    EXPECT_EQ(winner, static_cast<std::uint64_t>(me + 1));
+  } else {
+    EXPECT_EQ(old, winner) << "a loser sees the winner's value";
+  }
   shmem_barrier_all();
 }
 
@@ -247,8 +250,11 @@ TEST(MpHostAtomics, AtomicsModeShowsInThePeerTable) {
   const bool cas = mode && std::string(mode) == "cas";
   for (int pe = 0; pe < shmem_n_pes(); ++pe) {
     const bool native = (shmem_peer_report(pe).caps & peer_native_atomics) != 0;
-    if (cas) EXPECT_FALSE(native) << "PE " << pe;
-    if (!cas && pe == shmem_my_pe()) EXPECT_TRUE(native) << "this PE";
+    if (cas) {
+      EXPECT_FALSE(native) << "PE " << pe;
+    } else if (pe == shmem_my_pe()) {
+      EXPECT_TRUE(native) << "this PE";
+    }
   }
 }
 
@@ -414,7 +420,9 @@ TEST(MpHostCollectives, EveryReductionOnEveryTypeMatchesTheReference) {
               wrong += dest[k] != expected;
             }
             EXPECT_EQ(wrong, 0u);
-            if (!in_place) EXPECT_EQ(dest[count], sentinel<T>()) << "written past the end";
+            if (!in_place) {
+              EXPECT_EQ(dest[count], sentinel<T>()) << "written past the end";
+            }
             shmem_team_sync(team);
           }
         }

@@ -120,7 +120,9 @@ TEST(MpTeams, SizeOneTeams) {
     shmem_team_t team;
     ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, k, 1, 1, nullptr, 0, &team), 0);
     expect_team(team, {k, 1, 1});
-    if (team != SHMEM_TEAM_INVALID) EXPECT_EQ(shmem_team_sync(team), 0);
+    if (team != SHMEM_TEAM_INVALID) {
+      EXPECT_EQ(shmem_team_sync(team), 0);
+    }
     shmem_team_destroy(team);
   }
 }
