@@ -28,6 +28,8 @@ struct amo_target {
 
 GIO_DEVICE amo_target route_amo(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
+  if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u))
+    return {c.team_delta[pe], ((c.team_native_atomics >> pe) & 1u) != 0};
   const int world = world_pe(c, pe);
   const std::ptrdiff_t delta = route_world(c, world, call, loc);
   const unsigned window_index = static_cast<unsigned>(world - c.h.inline_first_pe);
@@ -63,6 +65,22 @@ template <class T> GIO_DEVICE T amo_update(amo_op op, T old, T value) {
   return old;
 }
 
+// The non-fetching read-modify-writes (inc, add, and, or, xor) as reductions: no answer to wait for.
+template <class U> GIO_DEVICE void amo_native_noreturn_bits(amo_op op, U* target, U value) {
+  using platform::rmw;
+  switch (op) {
+    case amo_op::and_: platform::atomic_red_sys_bits<rmw::and_>(target, value); break;
+    case amo_op::or_: platform::atomic_red_sys_bits<rmw::or_>(target, value); break;
+    case amo_op::xor_: platform::atomic_red_sys_bits<rmw::xor_>(target, value); break;
+    default: platform::atomic_red_sys_bits<rmw::add>(target, value);  // inc, add
+  }
+}
+
+GIO_DEVICE bool fetches(amo_op op) {
+  return op != amo_op::set && op != amo_op::inc && op != amo_op::add && op != amo_op::and_ && op != amo_op::or_ &&
+         op != amo_op::xor_;
+}
+
 template <class U> GIO_DEVICE U amo_native_bits(amo_op op, U* target, U value) {
   using platform::rmw;
   switch (op) {
@@ -93,7 +111,7 @@ template <class T> GIO_DEVICE T amo_cas_loop(amo_op op, T* target, T value) {
   }
 }
 
-// Returns the old value (fetching forms); the non-fetching bindings ignore it.
+// Returns the old value for the fetching operations (T{} for the others).
 template <class T>
 GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, const char* call, source_location loc) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "gio atomics work on 4- and 8-byte types");
@@ -111,6 +129,10 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
     default: break;
   }
   if constexpr (std::is_integral_v<T>) {
+    if (where.native && !fetches(op)) {
+      amo_native_noreturn_bits(op, reinterpret_cast<U*>(target), platform::bit_cast<U>(value));
+      return T{};
+    }
     if (where.native) return platform::bit_cast<T>(amo_native_bits(op, reinterpret_cast<U*>(target), platform::bit_cast<U>(value)));
   } else {
     if (where.native && op == amo_op::swap)

@@ -49,8 +49,8 @@ GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const ch
     // An increment needs no knowledge of this PE's count, so the fence and this store start
     // before the count's load returns (it is off the critical path, overlapping the flight).
     std::uint64_t* arrival = area + 1 + t.my_pe;
-    platform::atomic_rmw_sys_bits<platform::rmw::add>(
-        transports::p2p::translate(arrival, member_delta(c, t, j, call, loc)), std::uint64_t{1});
+    platform::atomic_red_sys_bits<platform::rmw::add>(transports::p2p::translate(arrival, member_delta(c, t, j, call, loc)),
+                                                       std::uint64_t{1});
   }
   if (quiet && !fenced && rank == 0) platform::fence_sc_system();  // a one-PE team still quiets
   if (fenced || rank == 0) {

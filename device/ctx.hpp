@@ -15,6 +15,13 @@ struct ctx {
   device_handle h;
   team_info team;       // the context's team as this PE sees it (WORLD: 0, 1, n_pes, my_pe)
   shmem_team_t team_id;
+  // The handle's inline window re-indexed by team PE, so that a call to team PE i < 8 finds its
+  // peer with one shared-memory (or register) read: bit i of team_reachable says team_delta[i]
+  // is valid, bit i of team_native_atomics that atomics to it run natively.
+  std::uint32_t team_reachable;
+  std::uint32_t team_native_atomics;
+  std::uint32_t reserved;
+  std::int64_t team_delta[handle_inline_peers];
 };
 
 namespace detail {
@@ -35,7 +42,15 @@ GIO_DEVICE team_info context_team(const device_handle& h, shmem_team_t team) {
 
 // Any thread, any time: a context in registers.
 GIO_DEVICE ctx ctx_default(const device_handle& h, shmem_team_t team = SHMEM_TEAM_WORLD) {
-  return ctx{h, detail::context_team(h, team), team};
+  ctx c{h, detail::context_team(h, team), team, 0, 0, 0, {}};
+  for (int i = 0; i < handle_inline_peers && i < c.team.size; ++i) {
+    const unsigned window_index = static_cast<unsigned>(c.team.start + i * c.team.stride - h.inline_first_pe);
+    if (window_index >= static_cast<unsigned>(h.inline_count) || !((h.inline_reachable >> window_index) & 1u)) continue;
+    c.team_reachable |= 1u << i;
+    c.team_native_atomics |= ((h.inline_native_atomics >> window_index) & 1u) << i;
+    c.team_delta[i] = h.inline_delta[window_index];
+  }
+  return c;
 }
 
 // Whole workgroup: fills `storage` (declare it __shared__) and returns it to every thread.

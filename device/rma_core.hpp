@@ -26,9 +26,10 @@ GIO_DEVICE std::ptrdiff_t route_world(const ctx& c, int pe, const char* call, so
 // The world PE of PE `pe` of the context's team.
 GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.team.stride; }
 
-// `pe` as the API user gives it: a PE of the context's team.
+// `pe` as the API user gives it: a PE of the context's team. The context's own window first.
 GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
+  if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u)) return c.team_delta[pe];
   return route_world(c, world_pe(c, pe), call, loc);
 }
 

@@ -37,7 +37,7 @@ GIO_DEVICE void check_signal(const ctx& c, const std::uint64_t* sig_addr, int si
 // The signal update itself, after the caller's release fence.
 GIO_DEVICE void update_signal(std::uint64_t* remote_sig, std::uint64_t signal, int sig_op) {
   if (sig_op == SHMEM_SIGNAL_ADD)
-    platform::atomic_rmw_sys_bits<platform::rmw::add>(remote_sig, signal);
+    platform::atomic_red_sys_bits<platform::rmw::add>(remote_sig, signal);
   else
     platform::st_relaxed_sys(remote_sig, signal);
 }

@@ -121,6 +121,21 @@ template <rmw Op> GIO_DEVICE std::uint64_t atomic_rmw_sys_bits(std::uint64_t* p,
   if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
   return old;
 }
+// The same without returning the old value (PTX `red`): nothing waits for the target's answer.
+template <rmw Op> GIO_DEVICE void atomic_red_sys_bits(std::uint32_t* p, std::uint32_t v) {
+  if constexpr (Op == rmw::add) asm volatile("red.relaxed.sys.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("red.relaxed.sys.and.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("red.relaxed.sys.or.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("red.relaxed.sys.xor.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  static_assert(Op != rmw::exchange, "an exchange without its result is a store");
+}
+template <rmw Op> GIO_DEVICE void atomic_red_sys_bits(std::uint64_t* p, std::uint64_t v) {
+  if constexpr (Op == rmw::add) asm volatile("red.relaxed.sys.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("red.relaxed.sys.and.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("red.relaxed.sys.or.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("red.relaxed.sys.xor.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  static_assert(Op != rmw::exchange, "an exchange without its result is a store");
+}
 GIO_DEVICE std::uint32_t atomic_cas_sys_bits(std::uint32_t* p, std::uint32_t expected, std::uint32_t desired) {
   std::uint32_t old;
   asm volatile("atom.relaxed.sys.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
