@@ -38,25 +38,21 @@ template <class Coop>
 GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const char* call, source_location loc) {
   auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
   Coop::sync();  // the group's earlier accesses precede the fences below (cumulativity)
-  const int rank = static_cast<int>(Coop::rank()), size = static_cast<int>(Coop::size());
-  bool fenced = false;
-  for (int j = rank; j < t.size; j += size) {
-    if (j == t.my_pe) continue;
-    if (!fenced) {
-      quiet ? platform::fence_sc_system() : platform::fence_acq_rel_system();
-      fenced = true;
-    }
-    // An increment needs no knowledge of this PE's count, so the fence and this store start
-    // before the count's load returns (it is off the critical path, overlapping the flight).
-    std::uint64_t* arrival = area + 1 + t.my_pe;
-    platform::atomic_red_sys_bits<platform::rmw::add>(transports::p2p::translate(arrival, member_delta(c, t, j, call, loc)),
-                                                       std::uint64_t{1});
-  }
-  if (quiet && !fenced && rank == 0) platform::fence_sc_system();  // a one-PE team still quiets
-  if (fenced || rank == 0) {
+  // The first wave does the work, its fence executed by all its lanes at once: lanes on
+  // different paths would issue one (serialised) fence each.
+  const int rank = static_cast<int>(Coop::rank());
+  const int lanes = static_cast<int>(Coop::size() < platform::wave_size ? Coop::size() : platform::wave_size);
+  if (rank < lanes) {
+    if (t.size > 1 || quiet) quiet ? platform::fence_sc_system() : platform::fence_acq_rel_system();
+    // An increment needs no knowledge of this PE's count, so it leaves before the count's load
+    // returns (the load overlaps its flight).
+    for (int j = rank; j < t.size; j += lanes)
+      if (j != t.my_pe)
+        platform::atomic_red_sys_bits<platform::rmw::add>(
+            transports::p2p::translate(area + 1 + t.my_pe, member_delta(c, t, j, call, loc)), std::uint64_t{1});
     const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;  // this sync's number
     wait_budget budget(c);
-    for (int j = rank; j < t.size; j += size)
+    for (int j = rank; j < t.size; j += lanes)
       if (j != t.my_pe) wait_one(c, area + 1 + j, SHMEM_CMP_GE, count, budget, call, loc);
     if (rank == 0) platform::st_relaxed_sys(area, count);
   }
