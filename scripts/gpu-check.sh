@@ -88,6 +88,15 @@ if [ "$bench" = 1 ]; then
     step bench-nvshmem mpirun_np 2 "$build/bench/gio-bench-nvshmem" --csv "$out/nvshmem.csv"
   fi
   if [ "$gpus" -gt 1 ]; then
+    # Signals, atomics, device barriers and collectives (issue 3), gio and NVSHMEM in one run.
+    step bench-gio-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 "$build/bench/gio-bench" \
+      --bench signal,amo,amo_rate,barrier,coll --csv "$out/gio-sync.csv"
+    if [ -x "$build/bench/gio-bench-nvshmem" ]; then
+      step bench-nvshmem-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
+        "$build/bench/gio-bench-nvshmem" --bench signal,amo,amo_rate,barrier,coll --csv "$out/nvshmem-sync.csv"
+    fi
+    # What the ordering instructions behind them cost on this machine (docs/memory-model.md).
+    step bench-order-probe timeout 120 "$(command -v mpirun)" --oversubscribe -np 2 "$build/bench/gio-bench-order-probe"
     # 2 PEs on one GPU: without MPS the two processes' kernels time-slice the GPU, so every
     # ping-pong round waits for a context switch; a short sweep shows it works and what it costs.
     step bench-gio-one-gpu env CUDA_VISIBLE_DEVICES=0 "$(command -v mpirun)" --oversubscribe -np 2 \

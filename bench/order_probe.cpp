@@ -1,0 +1,187 @@
+// gio-bench-order-probe (CUDA only: hand-written PTX): what the ordering instructions behind
+// put_signal, atomics and team sync cost on this machine, next to gio's calls, in one run of 2 PEs.
+//   probe    8-byte payload + signal ping-pong, one way: no ordering (incorrect: the floor), each
+//            release idiom (fence + strong store, st.release, red.release, atom.release), gio's
+//            shmem_putmem_signal at thread and wg scope
+//   barrier  2-PE barrier loop: gio's shmem_barrier_all vs two hand-written protocols
+//   micro    one thread, per instruction: .sys fences with nothing outstanding / after a remote
+//            store, and dependent chains of remote atomics and loads at .sys and .gpu scope
+// Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
+#include <mpi.h>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+#include "gio/device.hpp"
+#include "gio/host.hpp"
+
+namespace {
+
+enum variant { relaxed_only, fence_acqrel, st_release, fence_sc, red_release, atom_exch_release, gio_thread, gio_wg, nvariants };
+const char* names[] = {"no order (incorrect: floor)", "fence.acq_rel.sys + st.relaxed.sys", "st.release.sys",
+                       "fence.sc.sys + st.relaxed.sys", "red.release.sys.add", "atom.release.sys.exch",
+                       "gio shmem_put_signal", "gio shmem_put_signal_wg"};
+
+__device__ void order_and_signal(int v, std::uint64_t* rsig, std::uint64_t seq) {
+  switch (v) {
+    case relaxed_only: asm volatile("st.relaxed.sys.b64 [%0], %1;" ::"l"(rsig), "l"(seq) : "memory"); break;
+    case fence_acqrel: asm volatile("fence.acq_rel.sys;\n st.relaxed.sys.b64 [%0], %1;" ::"l"(rsig), "l"(seq) : "memory"); break;
+    case st_release: asm volatile("st.release.sys.b64 [%0], %1;" ::"l"(rsig), "l"(seq) : "memory"); break;
+    case fence_sc: asm volatile("fence.sc.sys;\n st.relaxed.sys.b64 [%0], %1;" ::"l"(rsig), "l"(seq) : "memory"); break;
+    case red_release: asm volatile("red.release.sys.global.add.u64 [%0], 1;" ::"l"(rsig) : "memory"); break;
+    default: {
+      std::uint64_t o;
+      asm volatile("atom.release.sys.exch.b64 %0, [%1], %2;" : "=l"(o) : "l"(rsig), "l"(seq) : "memory");
+    }
+  }
+}
+
+__global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::uint64_t* sig, std::uint64_t* rdata,
+                         std::uint64_t* rsig, int iters, std::uint64_t base, unsigned long long* out) {
+  __shared__ gio::ctx st;
+  const gio::ctx& c = gio::ctx_create_wg(h, st);
+  const int me = h.my_pe, peer = 1 - me;
+  unsigned long long t0 = 0;
+  for (int i = 0; i < iters; ++i) {
+    if (i == iters / 4 && threadIdx.x == 0) t0 = gio::platform::timer_ns();
+    const std::uint64_t seq = base + i;
+    const bool send_first = me == 0;
+    for (int phase = 0; phase < 2; ++phase) {
+      const bool sending = (phase == 0) == send_first;
+      if (sending) {
+        if (v == gio_wg) {
+          gio::shmem_ctx_putmem_signal_wg(c, data, data + 1, 8, sig, seq, gio::SHMEM_SIGNAL_SET, peer);
+        } else if (threadIdx.x == 0) {
+          if (v == gio_thread) {
+            gio::shmem_ctx_putmem_signal(c, data, data + 1, 8, sig, seq, gio::SHMEM_SIGNAL_SET, peer);
+          } else {
+            rdata[0] = seq;
+            order_and_signal(v, rsig, v == red_release ? 0 : seq);
+          }
+        }
+      } else {
+        if (threadIdx.x == 0) gio::shmem_signal_wait_until(c, sig, gio::SHMEM_CMP_GE, seq);
+        __syncthreads();
+      }
+    }
+  }
+  if (threadIdx.x == 0) *out = gio::platform::timer_ns() - t0;
+}
+
+enum micro { fence_sc_idle, fence_acqrel_idle, fence_sc_after_remote_store, fence_sc_after_local_store,
+             atom_sys, atom_gpu, atom_plain, cas_sys, cas_gpu, ld_sys, ld_gpu, nmicro };
+const char* micro_names[] = {"fence.sc.sys, nothing outstanding", "fence.acq_rel.sys, nothing outstanding",
+  "st.relaxed.sys remote + fence.sc.sys", "st local + fence.sc.sys", "atom.relaxed.sys.add.u64 remote (chain)",
+  "atom.relaxed.gpu.add.u64 remote (chain)", "atom.add.u64 remote (chain)", "atom.relaxed.sys.cas.b64 remote (chain)",
+  "atom.relaxed.gpu.cas.b64 remote (chain)", "ld.relaxed.sys remote (chain)", "ld.relaxed.gpu remote (chain)"};
+
+__global__ void micro_kernel(int m, std::uint64_t* local, std::uint64_t* remote, int iters, unsigned long long* out) {
+  std::uint64_t v = 0;
+  const unsigned long long t0 = gio::platform::timer_ns();
+  for (int i = 0; i < iters; ++i) {
+    switch (m) {
+      case fence_sc_idle: asm volatile("fence.sc.sys;" ::: "memory"); break;
+      case fence_acqrel_idle: asm volatile("fence.acq_rel.sys;" ::: "memory"); break;
+      case fence_sc_after_remote_store: asm volatile("st.relaxed.sys.b64 [%0], %1;\n fence.sc.sys;" ::"l"(remote + 8), "l"(v + i) : "memory"); break;
+      case fence_sc_after_local_store: asm volatile("st.relaxed.sys.b64 [%0], %1;\n fence.sc.sys;" ::"l"(local + 8), "l"(v + i) : "memory"); break;
+      case atom_sys: asm volatile("atom.relaxed.sys.add.u64 %0, [%1], 1;" : "=l"(v) : "l"(remote + (v & 0)) : "memory"); break;
+      case atom_gpu: asm volatile("atom.relaxed.gpu.add.u64 %0, [%1], 1;" : "=l"(v) : "l"(remote + (v & 0)) : "memory"); break;
+      case atom_plain: asm volatile("atom.add.u64 %0, [%1], 1;" : "=l"(v) : "l"(remote + (v & 0)) : "memory"); break;
+      case cas_sys: asm volatile("atom.relaxed.sys.cas.b64 %0, [%1], %2, %3;" : "=l"(v) : "l"(remote + 16 + (v & 0)), "l"(v), "l"(v + 1) : "memory"); break;
+      case cas_gpu: asm volatile("atom.relaxed.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(v) : "l"(remote + 16 + (v & 0)), "l"(v), "l"(v + 1) : "memory"); break;
+      case ld_sys: asm volatile("ld.relaxed.sys.b64 %0, [%1];" : "=l"(v) : "l"(remote + 24 + (v & 0)) : "memory"); break;
+      default: asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(v) : "l"(remote + 24 + (v & 0)) : "memory"); break;
+    }
+  }
+  *out = (gio::platform::timer_ns() - t0) + (v == 12345678 ? 1 : 0);
+}
+
+// Barrier variants between 2 PEs, one thread: word 0 = local count, word 1 = arrival from peer.
+__global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area, std::uint64_t* rarea, int iters,
+                                unsigned long long* out) {
+  __shared__ gio::ctx st;
+  const gio::ctx& c = gio::ctx_create_wg(h, st);
+  const unsigned long long t0 = gio::platform::timer_ns();
+  for (int i = 0; i < iters; ++i) {
+    if (v == 0) {  // library
+      gio::shmem_barrier_all(c);
+    } else if (v == 1) {  // load count, fence, store count, wait
+      const std::uint64_t e = gio::platform::ld_relaxed_sys(area) + 1;
+      asm volatile("fence.sc.sys;" ::: "memory");
+      gio::platform::st_relaxed_sys(rarea + 1, e);
+      while (gio::platform::ld_acquire_sys(area + 1) < e) {}
+      gio::platform::st_relaxed_sys(area, e);
+    } else {  // count in a register: fence, red, wait (lower bound)
+      asm volatile("fence.sc.sys;" ::: "memory");
+      asm volatile("red.relaxed.sys.add.u64 [%0], 1;" ::"l"(rarea + 1) : "memory");
+      while (gio::platform::ld_acquire_sys(area + 1) < std::uint64_t(i + 1)) {}
+    }
+  }
+  *out = gio::platform::timer_ns() - t0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  gio::shmem_init();
+  const int me = gio::shmem_my_pe();
+  auto* data = static_cast<std::uint64_t*>(gio::shmem_calloc(64, 8));
+  auto* sig = data + 32;
+  auto* rdata = static_cast<std::uint64_t*>(gio::shmem_ptr(data, 1 - me));
+  auto* rsig = static_cast<std::uint64_t*>(gio::shmem_ptr(sig, 1 - me));
+  unsigned long long* out;
+  cudaMalloc(&out, 8);
+  const gio::device_handle h = gio::shmem_device_handle();
+  const int iters = 4000;
+  std::uint64_t base = 1;
+  for (int v = 0; v < nvariants; ++v) {
+    std::vector<double> us;
+    for (int rep = 0; rep < 7; ++rep) {
+      // red.release adds 1 per message: reset and count from 1
+      if (v == red_release) { cudaMemset(sig, 0, 8); base = 1; }
+      gio::shmem_barrier_all();
+      pingpong<<<1, v == gio_wg ? 256 : 32>>>(h, v, data, sig, rdata, rsig, iters, base, out);
+      cudaDeviceSynchronize();
+      base += iters;
+      unsigned long long ns;
+      cudaMemcpy(&ns, out, 8, cudaMemcpyDeviceToHost);
+      us.push_back(ns / 1000.0 / (iters - iters / 4) / 2);
+    }
+    if (v == red_release) { cudaMemset(sig, 0, 8); }
+    std::sort(us.begin(), us.end());
+    if (me == 0) std::printf("probe %-40s one-way %.3f us (min %.3f)\n", names[v], us[us.size() / 2], us[0]);
+    if (v == red_release) base = 1ull << 40;  // later variants compare >= seq: jump past
+    gio::shmem_barrier_all();
+  }
+  const char* bnames[] = {"gio shmem_barrier_all (thread)", "ld count; fence.sc; st count; wait", "fence.sc; red.add; wait (count in register)"};
+  for (int v = 0; v < 3; ++v) {
+    std::vector<double> us;
+    for (int rep = 0; rep < 5; ++rep) {
+      cudaMemset(data + 40, 0, 64);
+      gio::shmem_barrier_all();
+      barrier_variant<<<1, 1>>>(h, v, data + 40, rdata + 40, 4000, out);
+      cudaDeviceSynchronize();
+      unsigned long long ns;
+      cudaMemcpy(&ns, out, 8, cudaMemcpyDeviceToHost);
+      us.push_back(ns / 4000.0 / 1000.0);
+      gio::shmem_barrier_all();
+    }
+    std::sort(us.begin(), us.end());
+    if (me == 0) std::printf("barrier %-45s %.3f us\n", bnames[v], us[2]);
+  }
+  for (int m = 0; m < nmicro && me == 0; ++m) {
+    std::vector<double> ns_per;
+    for (int rep = 0; rep < 5; ++rep) {
+      micro_kernel<<<1, 1>>>(m, data, rdata, 2000, out);
+      cudaDeviceSynchronize();
+      unsigned long long ns;
+      cudaMemcpy(&ns, out, 8, cudaMemcpyDeviceToHost);
+      ns_per.push_back(ns / 2000.0);
+    }
+    std::sort(ns_per.begin(), ns_per.end());
+    std::printf("micro %-45s %.1f ns\n", micro_names[m], ns_per[2]);
+  }
+  gio::shmem_barrier_all();
+  gio::shmem_finalize();
+  MPI_Finalize();
+}
