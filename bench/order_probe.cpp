@@ -29,8 +29,9 @@ __device__ void order_and_signal(int v, std::uint64_t* rsig, std::uint64_t seq) 
     case fence_sc: asm volatile("fence.sc.sys;\n st.relaxed.sys.b64 [%0], %1;" ::"l"(rsig), "l"(seq) : "memory"); break;
     case red_release: asm volatile("red.release.sys.global.add.u64 [%0], 1;" ::"l"(rsig) : "memory"); break;
     default: {
-      std::uint64_t o;
-      asm volatile("atom.release.sys.exch.b64 %0, [%1], %2;" : "=l"(o) : "l"(rsig), "l"(seq) : "memory");
+      std::uint64_t old;  // the exchange's answer, unused: only its ordering is measured
+      asm volatile("atom.release.sys.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(rsig), "l"(seq) : "memory");
+      (void)old;
     }
   }
 }
