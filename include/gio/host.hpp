@@ -75,17 +75,21 @@ int shmem_team_n_pes(shmem_team_t team);    // -1 if team is invalid
 // `src_pe` of `src_team` as a PE number of `dest_team`, or -1 if it is not a member.
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config);
-// 0 on success. Bad arguments (a range outside the parent, stride < 1, size < 1) throw gio::error
-// on every parent PE; running out of team slots returns non-zero on every parent PE.
+// 0 on success. Bad arguments (a range outside the parent, stride < 1, size < 1; xrange < 1)
+// throw gio::error on every parent PE; running out of team slots returns non-zero on every parent
+// PE (and prints why); an invalid parent returns non-zero. The new team(s) are SHMEM_TEAM_INVALID
+// on PEs left out and whenever the call fails. docs/teams.md.
 int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int size, const shmem_team_config_t* config,
                              long config_mask, shmem_team_t* new_team);
 int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config_t* xaxis_config, long xaxis_mask,
                         shmem_team_t* xaxis_team, const shmem_team_config_t* yaxis_config, long yaxis_mask,
                         shmem_team_t* yaxis_team);
-// Collective over the team; the predefined teams cannot be destroyed.
+// Collective over the team; the predefined teams cannot be destroyed (gio::error);
+// SHMEM_TEAM_INVALID is a no-op.
 void shmem_team_destroy(shmem_team_t team);
 
-// Synchronisation without completing puts (shmem_barrier_all also quiets).
+// Synchronisation without completing puts (shmem_barrier_all also quiets). shmem_team_sync returns
+// non-zero for an invalid team.
 int shmem_team_sync(shmem_team_t team);
 void shmem_sync_all();
 void shmem_team_sync_on_stream(shmem_team_t team, stream_t stream);
@@ -103,8 +107,9 @@ enum class collective_kind : std::uint32_t { broadcast, fcollect, alltoall, redu
 // null = blocking.
 int host_collective(const char* call, collective_kind kind, shmem_team_t team, void* dest, const void* source,
                     std::size_t count, dtype type, reduce_op op, int root, const stream_t* stream);
-// Host atomics: one operation of `type` on `dest` at `pe`; `value`/`compare` point to operands,
-// `fetched` (may be null) receives the old value. Blocking.
+// Host atomics: one operation of `type` (4 or 8 bytes) on `dest` at `pe`; `value`/`compare` point
+// to operands, `fetched` (may be null) receives the old value. Blocking. GPU builds run the device
+// library's atomic (so host and kernel atomics on one word are atomic with each other).
 void host_atomic(const char* call, amo_op op, dtype type, void* dest, const void* value, const void* compare,
                  void* fetched, int pe);
 }  // namespace detail
