@@ -1,7 +1,8 @@
 // gio-gpu-bad-input <case>: one wrong call in a kernel built with GIO_CHECKS=1; the kernel must
 // trap after printing "gio: PE <n>: <call> (<file>:<line>): <cause> ...". CTest runs each case
-// as one PE (GIO_BOOTSTRAP=single) and matches the message (tests/gpu/CMakeLists.txt); if the
-// kernel does not trap, this prints "no trap" and the match fails.
+// as one PE (GIO_BOOTSTRAP=single; team_pe_out_of_range also as 2 PEs under mpirun, where PE 1 of
+// WORLD exists but not of the one-PE team) and matches the message (tests/gpu/CMakeLists.txt);
+// if the kernel does not trap, this prints "no trap" and the match fails.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -18,9 +19,13 @@
 
 namespace {
 
-enum class bad { pe_out_of_range, not_symmetric, size_overflow, past_heap_end, bad_comparison, wait_timeout };
+enum class bad {
+  pe_out_of_range, not_symmetric, size_overflow, past_heap_end, bad_comparison, wait_timeout,
+  amo_not_symmetric, amo_misaligned, team_not_member, invalid_team, team_pe_out_of_range, broadcast_root
+};
 
-__global__ void bad_call_kernel(gio::device_handle h, bad which, int* sym, int* not_sym) {
+// `team`: a team of one PE (this one), made by shmem_team_split_strided before the launch.
+__global__ void bad_call_kernel(gio::device_handle h, bad which, int* sym, int* not_sym, gio::shmem_team_t team) {
   const gio::ctx c = gio::ctx_default(h);
   switch (which) {
     case bad::pe_out_of_range: gio::shmem_ctx_putmem(c, sym, not_sym, sizeof(int), 5); break;
@@ -29,6 +34,18 @@ __global__ void bad_call_kernel(gio::device_handle h, bad which, int* sym, int* 
     case bad::past_heap_end: gio::shmem_ctx_getmem(c, not_sym, sym, h.heap_size, 0); break;
     case bad::bad_comparison: gio::shmem_wait_until(c, sym, 9, 7); break;
     case bad::wait_timeout: gio::shmem_wait_until(c, sym, gio::SHMEM_CMP_EQ, 7); break;  // nobody writes 7
+    case bad::amo_not_symmetric: gio::shmem_atomic_fetch_add(c, not_sym, 1, 0); break;
+    case bad::amo_misaligned: gio::shmem_ctx_int_atomic_add(c, reinterpret_cast<int*>(reinterpret_cast<char*>(sym) + 2), 1, 0); break;
+    // The last slot of the team table holds no team on this PE: a handle of a team it is not in.
+    case bad::team_not_member: gio::shmem_team_sync(c, h.max_teams - 1); break;
+    case bad::invalid_team: gio::shmem_barrier(c, gio::SHMEM_TEAM_INVALID); break;
+    case bad::team_pe_out_of_range: {
+      // PE 1 of a one-PE team (in the 2-PE run, PE 1 of WORLD exists: the team's size counts).
+      const gio::ctx on_team = gio::ctx_default(h, team);
+      gio::shmem_ctx_putmem(on_team, sym, not_sym, sizeof(int), 1);
+      break;
+    }
+    case bad::broadcast_root: gio::shmem_broadcast(c, gio::SHMEM_TEAM_WORLD, sym, sym + 4, 1, h.n_pes); break;
   }
 }
 
@@ -37,9 +54,12 @@ struct named_case {
   bad which;
 };
 constexpr named_case cases[] = {
-    {"pe_out_of_range", bad::pe_out_of_range}, {"not_symmetric", bad::not_symmetric},
-    {"size_overflow", bad::size_overflow},     {"past_heap_end", bad::past_heap_end},
-    {"bad_comparison", bad::bad_comparison},   {"wait_timeout", bad::wait_timeout},
+    {"pe_out_of_range", bad::pe_out_of_range},     {"not_symmetric", bad::not_symmetric},
+    {"size_overflow", bad::size_overflow},         {"past_heap_end", bad::past_heap_end},
+    {"bad_comparison", bad::bad_comparison},       {"wait_timeout", bad::wait_timeout},
+    {"amo_not_symmetric", bad::amo_not_symmetric}, {"amo_misaligned", bad::amo_misaligned},
+    {"team_not_member", bad::team_not_member},     {"invalid_team", bad::invalid_team},
+    {"team_pe_out_of_range", bad::team_pe_out_of_range}, {"broadcast_root", bad::broadcast_root},
 };
 
 }  // namespace
@@ -58,7 +78,19 @@ int main(int argc, char** argv) {
     gio::shmem_init();
     int* sym = static_cast<int*>(gio::shmem_calloc(16, sizeof(int)));
     int* not_sym = static_cast<int*>(gio_test::gpu::alloc(16 * sizeof(int)));
-    bad_call_kernel<<<1, 1>>>(gio::shmem_device_handle(), chosen->which, sym, not_sym);
+    gio::shmem_team_t team = gio::SHMEM_TEAM_INVALID;
+    if (chosen->which == bad::team_pe_out_of_range) {
+      if (gio::shmem_team_split_strided(gio::SHMEM_TEAM_WORLD, 0, 1, 1, nullptr, 0, &team) != 0) {
+        std::printf("shmem_team_split_strided failed\n");
+        return 2;
+      }
+      if (gio::shmem_my_pe() != 0) {  // not in the team: wait for PE 0's trap to end the job
+        gio::shmem_barrier_all();
+        std::printf("no trap: PE 0 passed the barrier\n");
+        return 0;
+      }
+    }
+    bad_call_kernel<<<1, 1>>>(gio::shmem_device_handle(), chosen->which, sym, not_sym, team);
     gio_test::gpu::finish_launch(chosen->name);
     std::printf("no trap: %s completed\n", chosen->name);
     gio_test::gpu::dealloc(not_sym);

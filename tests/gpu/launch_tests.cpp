@@ -1,0 +1,102 @@
+// gio/launch.hpp: launch_collective runs a grid whose workgroups wait for each other when the
+// grid fits on the GPU at once, and refuses (gio::error naming the grid and the limit, nothing
+// launched) when it cannot; max_coresident_wgs follows the kernel's resources.
+#include <cstdint>
+#include <string>
+
+#include "gio/launch.hpp"
+#include "gio/platform/strong.hpp"
+#include "gpu_runtime.hpp"
+#include "harness.hpp"
+
+namespace gio_test {
+namespace {
+
+constexpr unsigned launch_threads = 256;
+constexpr std::uint64_t grid_wait_ns = 10'000'000'000ull;
+
+// Every workgroup arrives, then waits (bounded) until every workgroup of the grid has: only
+// finishes in time if they are all resident together.
+__global__ void __launch_bounds__(launch_threads) grid_barrier_kernel(unsigned* arrived, unsigned* timed_out) {
+  if (gio::platform::thread_in_wg() != 0) return;
+  gio::platform::atomic_rmw_sys_bits<gio::platform::rmw::add>(arrived, 1u);
+  const std::uint64_t start = gio::platform::timer_ns();
+  while (gio::platform::ld_acquire_sys(arrived) < gio::platform::num_wgs()) {
+    if (gio::platform::timer_ns() - start > grid_wait_ns) {
+      gio::platform::atomic_rmw_sys_bits<gio::platform::rmw::add>(timed_out, 1u);
+      return;
+    }
+  }
+}
+
+TEST(LaunchCollective, CoresidentGridRuns) {
+  const int max = gio::max_coresident_wgs(grid_barrier_kernel, launch_threads);
+  ASSERT_GT(max, 0);
+  EXPECT_EQ(max % gpu::sm_count(), 0) << "max_coresident_wgs: workgroups per SM x SMs";
+  // Two PEs on one GPU (under MPS) share its SMs: each takes half.
+  const unsigned grid = static_cast<unsigned>(gpus_shared() ? max / 2 : max);
+  device_buffer counters(2 * sizeof(unsigned));
+  gpu::fill(counters.get(), 0, counters.size());
+  const gpu::stream_t stream = gpu::stream_create();
+  gio::launch_collective(grid_barrier_kernel, dim3(grid), dim3(launch_threads), 0, stream, counters.get<unsigned>(),
+                         counters.get<unsigned>() + 1);
+  gpu::stream_sync(stream);
+  gpu::stream_destroy(stream);
+  unsigned got[2] = {};
+  gpu::to_host(got, counters.get(), sizeof got);
+  EXPECT_EQ(got[0], grid) << "workgroups that arrived";
+  EXPECT_EQ(got[1], 0u) << "workgroups that waited " << grid_wait_ns / 1'000'000'000ull << " s for the others";
+}
+
+TEST(LaunchCollective, OversizedGridThrowsAndLaunchesNothing) {
+  const int max = gio::max_coresident_wgs(grid_barrier_kernel, launch_threads);
+  ASSERT_GT(max, 0);
+  device_buffer counters(2 * sizeof(unsigned));
+  gpu::fill(counters.get(), 0, counters.size());
+  const gpu::stream_t stream = gpu::stream_create();
+  bool threw = false;
+  try {
+    gio::launch_collective(grid_barrier_kernel, dim3(static_cast<unsigned>(max + 1)), dim3(launch_threads), 0, stream,
+                           counters.get<unsigned>(), counters.get<unsigned>() + 1);
+  } catch (const gio::error& e) {
+    threw = true;
+    const std::string what = e.what();
+    EXPECT_EQ(e.pe(), run().my_pe);
+    EXPECT_EQ(what.rfind("gio: PE " + std::to_string(run().my_pe) + ": launch_collective", 0), 0u) << what;
+    EXPECT_NE(what.find("cannot be co-resident"), std::string::npos) << what;
+    EXPECT_NE(what.find(std::to_string(max + 1)), std::string::npos) << "names the requested grid: " << what;
+    EXPECT_NE(what.find("at most " + std::to_string(max)), std::string::npos) << "names the limit: " << what;
+  }
+  EXPECT_TRUE(threw) << "launch_collective accepted a grid of " << max + 1 << " workgroups; at most " << max << " fit";
+  gpu::stream_sync(stream);
+  gpu::stream_destroy(stream);
+  unsigned got[2] = {};
+  gpu::to_host(got, counters.get(), sizeof got);
+  EXPECT_EQ(got[0], 0u) << "the refused kernel ran anyway";
+}
+
+TEST(LaunchCollective, LimitFollowsSharedMemory) {
+  const int plain = gio::max_coresident_wgs(grid_barrier_kernel, launch_threads, 0);
+  const int heavy = gio::max_coresident_wgs(grid_barrier_kernel, launch_threads, 40 << 10);
+  EXPECT_GT(heavy, 0);
+  EXPECT_LT(heavy, plain) << "40 KiB of dynamic shared memory per workgroup must lower the limit";
+  const unsigned grid = static_cast<unsigned>(gpus_shared() ? heavy / 2 : heavy);
+  device_buffer counters(2 * sizeof(unsigned));
+  gpu::fill(counters.get(), 0, counters.size());
+  const gpu::stream_t stream = gpu::stream_create();
+  gio::launch_collective(grid_barrier_kernel, dim3(grid), dim3(launch_threads), 40 << 10, stream, counters.get<unsigned>(),
+                         counters.get<unsigned>() + 1);
+  gpu::stream_sync(stream);
+  EXPECT_THROW(gio::launch_collective(grid_barrier_kernel, dim3(static_cast<unsigned>(heavy + 1)), dim3(launch_threads),
+                                      40 << 10, stream, counters.get<unsigned>(), counters.get<unsigned>() + 1),
+               gio::error);
+  gpu::stream_sync(stream);
+  gpu::stream_destroy(stream);
+  unsigned got[2] = {};
+  gpu::to_host(got, counters.get(), sizeof got);
+  EXPECT_EQ(got[0], grid);
+  EXPECT_EQ(got[1], 0u);
+}
+
+}  // namespace
+}  // namespace gio_test
