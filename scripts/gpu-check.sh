@@ -4,7 +4,9 @@
 # GPU and on one GPU with 2 PEs, the compute-sanitizer tools, gio-info and the benchmarks, and
 # write logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
-#   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench]
+#   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--phase main|shared]
+#   --phase splits a run that would exceed one call's time on the device machines: `main` is
+#   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build).
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
@@ -13,14 +15,22 @@ usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
-sanitizer=1 bench=1 tests=1
-for arg in "$@"; do
-  case "$arg" in
+sanitizer=1 bench=1 tests=1 one_gpu=1 main=1
+while [ $# -gt 0 ]; do
+  case "$1" in
     --no-sanitizer) sanitizer=0 ;;
     --no-bench) bench=0 ;;
-    --only-bench) tests=0 sanitizer=0 ;;
-    *) echo "gpu-check: unknown option $arg" >&2; usage; exit 2 ;;
+    --only-bench) tests=0 sanitizer=0 one_gpu=0 ;;
+    --phase)
+      shift
+      case "${1:-}" in
+        main) sanitizer=0 one_gpu=0 ;;
+        shared) main=0 bench=0 ;;
+        *) echo "gpu-check: --phase main|shared" >&2; exit 2 ;;
+      esac ;;
+    *) echo "gpu-check: unknown option $1" >&2; usage; exit 2 ;;
   esac
+  shift
 done
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,6 +64,7 @@ step configure cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
 step build cmake --build "$build" -j "$(nproc)"
 
 mpirun_np() { mpirun --oversubscribe -np "$@"; }
+if [ "$main" = 1 ]; then
 step gio-info mpirun_np 2 "$build/host/gio-info"
 
 # Bad configurations on a GPU machine: init must fail on every PE with the cause, not hang.
@@ -74,10 +85,12 @@ step error-no-gpu fails_on_every_pe "no GPU visible" \
 if [ "$tests" = 1 ]; then
   # -V: the logs keep every test's own output (litmus counts, seeds), not only failures.
   step tests-all-gpus ctest --test-dir "$build" -L gpu -V
-  if [ "$gpus" -gt 1 ]; then
-    step tests-one-gpu-2pes env CUDA_VISIBLE_DEVICES=0 ctest --test-dir "$build" -L gpu -V
-  fi
   step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
+fi
+fi  # main
+if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && [ "$gpus" -gt 1 ]; then
+  # Every PE on GPU 0: 2 PEs (and the 4-PE entry: 4) time-slicing one GPU.
+  step tests-one-gpu env CUDA_VISIBLE_DEVICES=0 ctest --test-dir "$build" -L gpu -V
 fi
 
 if [ "$bench" = 1 ]; then
@@ -118,10 +131,12 @@ if [ "$sanitizer" = 1 ]; then
       compute-sanitizer --tool "$1" --error-exitcode 1 "$gpu_tests" --gtest_filter="$2"
   }
   step sanitizer-memcheck sanitize memcheck \
-    'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*'
-  step sanitizer-racecheck sanitize racecheck 'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem'
-  step sanitizer-synccheck sanitize synccheck 'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem'
-  step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int'
+    'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*:Atomics/AmoBindings.*typed_int:Atomics/AmoBindings.*typed_double:HostAtomics.*:HostCollectives.*:Teams.*:TeamContext.*:WorkStealing.*:MemoryModel/SignalLitmus.*_4096B_*'
+  step sanitizer-racecheck sanitize racecheck \
+    'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*'
+  step sanitizer-synccheck sanitize synccheck \
+    'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*'
+  step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int:Bindings/VectorSync.*int:Atomics/AmoBindings.*typed_int'
 fi
 
 echo
