@@ -127,7 +127,7 @@ if [ "$sanitizer" = 1 ]; then
   # last, because the tools slow kernels 10-100x.
   gpu_tests=$build/tests/gpu/gio-gpu-tests
   sanitize() {  # sanitize TOOL FILTER
-    env GIO_LITMUS_ROUNDS=64 GIO_SYMMETRIC_SIZE=256M timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
+    env GIO_LITMUS_ROUNDS=64 GIO_SYMMETRIC_SIZE=256M timeout 110 "$(command -v mpirun)" --oversubscribe -np 2 \
       compute-sanitizer --tool "$1" --error-exitcode 1 "$gpu_tests" --gtest_filter="$2"
   }
   step sanitizer-memcheck sanitize memcheck \
