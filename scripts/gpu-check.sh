@@ -4,7 +4,9 @@
 # GPU and on one GPU with 2 PEs, the compute-sanitizer tools, gio-info and the benchmarks, and
 # write logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
-#   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--phase main|shared]
+#   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
+#                        [--phase main|shared]
+#   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build).
 #
@@ -15,11 +17,12 @@ usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
-sanitizer=1 bench=1 tests=1 one_gpu=1 main=1
+sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-sanitizer) sanitizer=0 ;;
     --no-bench) bench=0 ;;
+    --no-base-bench) base_bench=0 ;;
     --only-bench) tests=0 sanitizer=0 one_gpu=0 ;;
     --phase)
       shift
@@ -96,9 +99,11 @@ fi
 if [ "$bench" = 1 ]; then
   mkdir -p "$out/one-gpu"
   step bench-floor mpirun_np 2 "$build/bench/gio-bench-floor" --csv "$out/floor.csv"
-  step bench-gio mpirun_np 2 "$build/bench/gio-bench" --csv "$out/gio.csv"
-  if [ -x "$build/bench/gio-bench-nvshmem" ] && [ "$gpus" -gt 1 ]; then
-    step bench-nvshmem mpirun_np 2 "$build/bench/gio-bench-nvshmem" --csv "$out/nvshmem.csv"
+  if [ "$base_bench" = 1 ]; then
+    step bench-gio mpirun_np 2 "$build/bench/gio-bench" --csv "$out/gio.csv"
+    if [ -x "$build/bench/gio-bench-nvshmem" ] && [ "$gpus" -gt 1 ]; then
+      step bench-nvshmem mpirun_np 2 "$build/bench/gio-bench-nvshmem" --csv "$out/nvshmem.csv"
+    fi
   fi
   if [ "$gpus" -gt 1 ]; then
     # Signals, atomics, device barriers and collectives (issue 3), gio and NVSHMEM in one run.
@@ -112,9 +117,11 @@ if [ "$bench" = 1 ]; then
     step bench-order-probe timeout 120 "$(command -v mpirun)" --oversubscribe -np 2 "$build/bench/gio-bench-order-probe"
     # 2 PEs on one GPU: without MPS the two processes' kernels time-slice the GPU, so every
     # ping-pong round waits for a context switch; a short sweep shows it works and what it costs.
-    step bench-gio-one-gpu env CUDA_VISIBLE_DEVICES=0 "$(command -v mpirun)" --oversubscribe -np 2 \
-      "$build/bench/gio-bench" --bench p,put --scopes wg --max-size 64K --reps 3 --target-ms 20 \
-      --csv "$out/one-gpu/gio.csv"
+    if [ "$base_bench" = 1 ]; then
+      step bench-gio-one-gpu env CUDA_VISIBLE_DEVICES=0 "$(command -v mpirun)" --oversubscribe -np 2 \
+        "$build/bench/gio-bench" --bench p,put --scopes wg --max-size 64K --reps 3 --target-ms 20 \
+        --csv "$out/one-gpu/gio.csv"
+    fi
   fi
   step plots python3 "$repo/scripts/plot_bench.py" "$out"/*.csv --out "$out"
   if [ -f "$out/one-gpu/gio.csv" ]; then
