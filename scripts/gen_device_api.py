@@ -345,33 +345,28 @@ def host_amo_bindings():
 
 
 def host_collective_bindings():
-    out = []
-    kinds = {"broadcast": "broadcast", "fcollect": "fcollect", "alltoall": "alltoall"}
+    """Blocking and _on_stream forms of every host collective, forwarding to
+    detail::host_collective: (name, count parameter, extra parameters, kind, count, dtype, op,
+    root) per family, then the generic template and the typed names of its table."""
+    families = []
     for name, extra, core, fwd in DATA_COLLECTIVES:
-        root = "PE_root" if extra else "0"
+        families.append((name, "nelems", extra, name, "nelems * sizeof({T})", "dtype::u8", "sum",
+                         "PE_root" if extra else "0", RMA_TYPES))
+    for opname, op, types in REDUCE_OPS:
+        families.append((f"{opname}_reduce", "nreduce", "", "reduce", "nreduce", "dtype_of<{T}>()", op, "0", types))
+    out = []
+    for name, count_param, extra, kind, count, dtype, op, root, types in families:
         for stream in ("", "_on_stream"):
-            sp = ", stream_t stream" if stream else ""
-            sa = "&stream" if stream else "nullptr"
+            sp, sa = (", stream_t stream", "&stream") if stream else ("", "nullptr")
             ret, rk = ("void", "") if stream else ("int", "return ")
             def one(fname, T, template=""):
-                return (f"{template}inline {ret} {fname}(shmem_team_t team, {T}* dest, const {T}* source, std::size_t nelems"
-                        f"{extra}{sp}) {{ {rk}detail::host_collective(\"{fname}\", detail::collective_kind::{kinds[name]}, "
-                        f"team, dest, source, nelems * sizeof({T}), dtype::u8, reduce_op::sum, {root}, {sa}); }}")
+                return (f"{template}inline {ret} {fname}(shmem_team_t team, {T}* dest, const {T}* source, "
+                        f"std::size_t {count_param}{extra}{sp}) {{ {rk}detail::host_collective(\"{fname}\", "
+                        f"detail::collective_kind::{kind}, team, dest, source, {count.format(T=T)}, {dtype.format(T=T)}, "
+                        f"reduce_op::{op}, {root}, {sa}); }}")
             out.append(one(f"shmem_{name}{stream}", "T", "template <class T> "))
-            for tname, T in RMA_TYPES:
-                out.append(one(f"shmem_{tname}_{name}{stream}", T))
-    for opname, op, types in REDUCE_OPS:
-        for stream in ("", "_on_stream"):
-            sp = ", stream_t stream" if stream else ""
-            sa = "&stream" if stream else "nullptr"
-            ret, rk = ("void", "") if stream else ("int", "return ")
-            def red(fname, T, template=""):
-                return (f"{template}inline {ret} {fname}(shmem_team_t team, {T}* dest, const {T}* source, std::size_t nreduce"
-                        f"{sp}) {{ {rk}detail::host_collective(\"{fname}\", detail::collective_kind::reduce, team, dest, "
-                        f"source, nreduce, dtype_of<{T}>(), reduce_op::{op}, 0, {sa}); }}")
-            out.append(red(f"shmem_{opname}_reduce{stream}", "T", "template <class T> "))
             for tname, T in types:
-                out.append(red(f"shmem_{tname}_{opname}_reduce{stream}", T))
+                out.append(one(f"shmem_{tname}_{name}{stream}", T))
     return out
 
 
