@@ -598,6 +598,7 @@ struct amo_family {
   std::string name;  // "typed_int", "generic_int"
   void (*run)(const std::string& name);
 };
+inline void PrintTo(const amo_family& f, std::ostream* os) { *os << f.name; }  // gtest names a failing case by it
 
 template <std::size_t First, std::size_t... I> void add_amo_families(std::vector<amo_family>& out, std::index_sequence<I...>) {
   auto add = [&](auto index) {

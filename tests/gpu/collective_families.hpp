@@ -480,9 +480,10 @@ std::vector<planned_call> data_plan(const std::vector<test_team>& teams, std::si
 
 // ---- Families: one test per type (and the byte forms) --------------------------------------------
 struct coll_family {
-  std::string name;  // "typed_int" ...
+  std::string name;  // "reduce_typed_int" ...
   void (*run)(const std::string& name);
 };
+inline void PrintTo(const coll_family& f, std::ostream* os) { *os << f.name; }  // gtest names a failing case by it
 
 template <class R, class T, class Coop> void run_reduce_scope(const std::string& name) {
   scoped_teams teams;

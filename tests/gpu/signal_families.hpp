@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -149,6 +150,7 @@ struct signal_family {
   std::string name;
   void (*run)(const std::string& name);
 };
+inline void PrintTo(const signal_family& f, std::ostream* os) { *os << f.name; }  // gtest names a failing case by it
 
 // The generic templates differ between types only by sizeof(T): once per element size.
 template <std::size_t I> using rma_type_at = typename std::tuple_element_t<I, std::decay_t<decltype(gio::types::rma_types)>>::type;

@@ -163,6 +163,7 @@ struct litmus_case {
   int sig_op;
   sig_acquire acquire;
 };
+void PrintTo(const litmus_case& k, std::ostream* os) { *os << k.name; }  // gtest names a failing case by it
 
 template <class Coop, bool Nbi> void run_signal_litmus(const std::string& name, std::size_t bytes, int sig_op, sig_acquire how) {
   auto kernel = signal_litmus_kernel<Coop, Nbi>;

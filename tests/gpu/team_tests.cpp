@@ -133,7 +133,7 @@ __global__ void team_ctx_kernel(gio::device_handle h, gio::shmem_team_t team, in
   }
   const gio::ctx& c = *cp;
   const int me = gio::shmem_team_my_pe(c, team), size = gio::shmem_team_n_pes(c, team);
-  const int world_me = gio::shmem_my_pe(c);
+  const int world_me = gio::shmem_team_translate_pe(c, team, me, gio::SHMEM_TEAM_WORLD);
   const unsigned t = gio::platform::thread_in_wg();
   if (static_cast<int>(t) < size) gio::shmem_p(c, region + me, marker(world_me, team_index), static_cast<int>(t));
   if (t == 0) {
@@ -247,6 +247,7 @@ struct sync_case {
   void (*run)(const std::string& name, const std::string& team_name);
   std::string team;  // "" for the _all calls
 };
+void PrintTo(const sync_case& c, std::ostream* os) { *os << c.name; }  // gtest names a failing case by it
 
 template <class Coop, sync_call Call> void run_sync_rounds(const std::string& name, const std::string& team_name) {
   const run_info& r = run();

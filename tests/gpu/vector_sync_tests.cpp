@@ -205,6 +205,7 @@ struct named_run {
   std::string name;
   void (*run)(const std::string& name);
 };
+void PrintTo(const named_run& r, std::ostream* os) { *os << r.name; }  // gtest names a failing case by it
 
 std::vector<named_run> vector_families() {
   std::vector<named_run> out;
