@@ -3,9 +3,9 @@
 // One caller group per PE per call; every member of the team calls, in the same order.
 //
 // Sync (docs/collectives.md): each PE counts its syncs of a team in its own sync area (word 0).
-// A sync increments word 1 + my_pe of every other member's area, after a release fence (acq_rel
-// for sync, sc for barrier = quiet + sync), then waits with acquire loads until every member's
-// word in its own area reaches this PE's new count. A member can be at most one sync ahead, so
+// A sync stores its new count into word 1 + my_pe of every other member's area, after a release
+// fence (acq_rel for sync, sc for barrier = quiet + sync), then waits with acquire loads until
+// every member's word in its own area reaches that count. A member can be at most one sync ahead, so
 // `>=` needs no reset; 64-bit counters do not wrap. Lanes of a wave/workgroup split the peers.
 //
 // Data collectives push with the group's stores straight into the members' symmetric dest, then
@@ -37,20 +37,21 @@ GIO_DEVICE std::ptrdiff_t member_delta(const ctx& c, const team_info& t, int mem
 template <class Coop>
 GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const char* call, source_location loc) {
   auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
-  Coop::sync();  // the group's earlier accesses precede the fences below (cumulativity)
+  // This sync's number. Read by every member before the barrier below, so the leader's update
+  // at the end cannot overtake any member's read.
+  const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;
+  Coop::sync();  // ... and the group's earlier accesses precede the fences below (cumulativity)
   // The first wave does the work, its fence executed by all its lanes at once: lanes on
   // different paths would issue one (serialised) fence each.
   const int rank = static_cast<int>(Coop::rank());
   const int lanes = static_cast<int>(Coop::size() < platform::wave_size ? Coop::size() : platform::wave_size);
   if (rank < lanes) {
     if (t.size > 1 || quiet) quiet ? platform::fence_sc_system() : platform::fence_acq_rel_system();
-    // An increment needs no knowledge of this PE's count, so it leaves before the count's load
-    // returns (the load overlaps its flight).
+    // A plain store of the count, not an atomic increment: it needs nothing from the link but
+    // stores, and it becomes visible sooner (gio-bench-order-probe: 1.57 vs 1.91 us per barrier).
     for (int j = rank; j < t.size; j += lanes)
       if (j != t.my_pe)
-        platform::atomic_red_sys_bits<platform::rmw::add>(
-            transports::p2p::translate(area + 1 + t.my_pe, member_delta(c, t, j, call, loc)), std::uint64_t{1});
-    const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;  // this sync's number
+        platform::st_relaxed_sys(transports::p2p::translate(area + 1 + t.my_pe, member_delta(c, t, j, call, loc)), count);
     wait_budget budget(c);
     for (int j = rank; j < t.size; j += lanes)
       if (j != t.my_pe) wait_one(c, area + 1 + j, SHMEM_CMP_GE, count, budget, call, loc);

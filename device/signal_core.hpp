@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gio/device/amo_core.hpp"
 #include "gio/device/checks.hpp"
 #include "gio/device/coop.hpp"
 #include "gio/device/rma_core.hpp"
@@ -34,12 +35,15 @@ GIO_DEVICE void check_signal(const ctx& c, const std::uint64_t* sig_addr, int si
   }
 }
 
-// The signal update itself, after the caller's release fence.
-GIO_DEVICE void update_signal(std::uint64_t* remote_sig, std::uint64_t signal, int sig_op) {
-  if (sig_op == SHMEM_SIGNAL_ADD)
+// The signal update itself, after the caller's release fence. ADD is an atomic: native where
+// the link executes it, else the CAS loop of every other atomic (amo_core.hpp).
+GIO_DEVICE void update_signal(std::uint64_t* remote_sig, std::uint64_t signal, int sig_op, bool native_atomics) {
+  if (sig_op != SHMEM_SIGNAL_ADD)
+    platform::st_relaxed_sys(remote_sig, signal);
+  else if (native_atomics)
     platform::atomic_red_sys_bits<platform::rmw::add>(remote_sig, signal);
   else
-    platform::st_relaxed_sys(remote_sig, signal);
+    amo_cas_loop(amo_op::add, remote_sig, signal);
 }
 
 // Blocking and _nbi forms share this path (as for put: complete locally on return).
@@ -51,7 +55,8 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
   check_signal(c, sig_addr, sig_op, call, loc);
-  const std::ptrdiff_t delta = route(c, pe, call, loc);
+  const amo_target where = route_amo(c, pe, call, loc);
+  const std::ptrdiff_t delta = where.delta;
   void* remote = transports::p2p::translate(dest, delta);
   const bool leader = Coop::rank() == 0;
   if (bytes <= leader_writes_bytes) {
@@ -62,7 +67,7 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
   }
   if (leader) {
     platform::fence_acq_rel_system();
-    update_signal(transports::p2p::translate(sig_addr, delta), signal, sig_op);
+    update_signal(transports::p2p::translate(sig_addr, delta), signal, sig_op, where.native);
   }
   Coop::sync();
 }
