@@ -60,6 +60,7 @@ GIO_DEVICE const ctx& ctx_create_wg(const device_handle& h, ctx& storage, shmem_
   return storage;
 }
 
+// WORLD's numbers, whatever the context's team (OpenSHMEM); see shmem_team_my_pe for the team's.
 GIO_DEVICE int shmem_my_pe(const ctx& c) { return c.h.my_pe; }
 GIO_DEVICE int shmem_n_pes(const ctx& c) { return c.h.n_pes; }
 GIO_DEVICE shmem_team_t shmem_ctx_get_team(const ctx& c) { return c.team_id; }

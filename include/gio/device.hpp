@@ -19,7 +19,10 @@
 // barrier of the group.
 //
 // Teams. ctx_create_wg(h, storage, team) / ctx_default(h, team) make a team context: the `pe` of
-// its RMA, atomic and signal calls is a PE of that team (default SHMEM_TEAM_WORLD). Queries:
+// its RMA, atomic and signal calls is a PE of that team (default SHMEM_TEAM_WORLD); a context
+// for a team this PE is not in has no PEs (every PE-taking call fails its check). As in
+// OpenSHMEM, shmem_my_pe(ctx) / shmem_n_pes(ctx) are WORLD's numbers even on a team context;
+// the team's are shmem_team_my_pe / shmem_team_n_pes(ctx, shmem_ctx_get_team(ctx)). Queries:
 // shmem_team_my_pe / shmem_team_n_pes (ctx, team) -> -1 when not a member / invalid;
 // shmem_team_translate_pe(ctx, src_team, src_pe, dest_team) -> -1 when not a member.
 //
