@@ -412,6 +412,11 @@ def typed_structs():
                 out.append(f"  static GIO_DEVICE void put_signal{nbi}{suffix}(const ctx& c, {T}* dest, const {T}* source, "
                            f"std::size_t nelems, {SIGNAL_ARGS}, int pe, {LOC}) {{ shmem_ctx_{tname}_put_signal{nbi}{suffix}"
                            f"(c, dest, source, nelems, sig_addr, signal, sig_op, pe, loc); }}")
+        for name, extra, core, fwd in DATA_COLLECTIVES:
+            args = "team, dest, source, nelems" + (", PE_root" if extra else "")
+            for suffix, _ in SCOPES:
+                out.append(f"  static GIO_DEVICE int {name}{suffix}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
+                           f"std::size_t nelems{extra}, {LOC}) {{ return shmem_{tname}_{name}{suffix}(c, {args}, loc); }}")
         out.append(f"  static GIO_DEVICE void p(const ctx& c, {T}* dest, {T} value, int pe, {LOC}) "
                    f"{{ shmem_ctx_{tname}_p(c, dest, value, pe, loc); }}")
         out.append(f"  static GIO_DEVICE {T} g(const ctx& c, const {T}* source, int pe, {LOC}) "
