@@ -20,51 +20,6 @@
 
 namespace gio::detail {
 
-// Where an atomic on `pe` lands and how: the address and whether the link does it natively.
-struct amo_target {
-  std::ptrdiff_t delta;
-  bool native;
-};
-
-GIO_DEVICE amo_target route_amo(const ctx& c, int pe, const char* call, source_location loc) {
-  check_pe(c, pe, call, loc);
-  if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u))
-    return {c.team_delta[pe], ((c.team_native_atomics >> pe) & 1u) != 0};
-  const int world = world_pe(c, pe);
-  const std::ptrdiff_t delta = route_world(c, world, call, loc);
-  const unsigned window_index = static_cast<unsigned>(world - c.h.inline_first_pe);
-  const bool native = window_index < static_cast<unsigned>(c.h.inline_count)
-                          ? ((c.h.inline_native_atomics >> window_index) & 1u) != 0
-                          : (c.h.peers[world].caps & peer_native_atomics) != 0;
-  return {delta, native};
-}
-
-// The new value a read-modify-write stores, given the old one (the CAS loop's step; also the
-// reference the tests check against).
-template <class T> GIO_DEVICE T amo_update(amo_op op, T old, T value) {
-  switch (op) {
-    case amo_op::set:
-    case amo_op::swap: return value;
-    case amo_op::fetch_inc:
-    case amo_op::inc:
-    case amo_op::fetch_add:
-    case amo_op::add: return static_cast<T>(old + value);
-    default: break;
-  }
-  if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case amo_op::fetch_and:
-      case amo_op::and_: return static_cast<T>(old & value);
-      case amo_op::fetch_or:
-      case amo_op::or_: return static_cast<T>(old | value);
-      case amo_op::fetch_xor:
-      case amo_op::xor_: return static_cast<T>(old ^ value);
-      default: break;
-    }
-  }
-  return old;
-}
-
 // The non-fetching read-modify-writes (inc, add, and, or, xor) as reductions: no answer to wait for.
 template <class U> GIO_DEVICE void amo_native_noreturn_bits(amo_op op, U* target, U value) {
   using platform::rmw;
@@ -99,12 +54,12 @@ template <class U> GIO_DEVICE U amo_native_bits(amo_op op, U* target, U value) {
 }
 
 // Every read-modify-write as a compare-and-swap loop on the word's bits.
-template <class T> GIO_DEVICE T amo_cas_loop(amo_op op, T* target, T value) {
+template <class T> GIO_DEVICE T amo_cas_loop(amo_op op, T* target, T value, T cond = T{}) {
   using U = platform::bits_t<T>;
   U* word = reinterpret_cast<U*>(target);
   U seen = platform::ld_relaxed_sys(word);
   for (;;) {
-    const U desired = platform::bit_cast<U>(amo_update(op, platform::bit_cast<T>(seen), value));
+    const U desired = platform::bit_cast<U>(amo_new_value(op, platform::bit_cast<T>(seen), value, cond));
     const U old = platform::atomic_cas_sys_bits(word, seen, desired);
     if (old == seen) return platform::bit_cast<T>(old);
     seen = old;
@@ -118,7 +73,7 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
   using U = platform::bits_t<T>;
   check_symmetric(c, dest, sizeof(T), call, loc);
   check_aligned(c, dest, sizeof(T), call, loc);
-  const amo_target where = route_amo(c, pe, call, loc);
+  const peer_route where = route_team_pe(c, pe, call, loc);
   T* target = transports::p2p::translate(dest, where.delta);
   switch (op) {
     case amo_op::fetch: return platform::ld_relaxed_sys(target);
@@ -129,13 +84,13 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
     default: break;
   }
   if constexpr (std::is_integral_v<T>) {
-    if (where.native && !fetches(op)) {
+    if (where.native_atomics && !fetches(op)) {
       amo_native_noreturn_bits(op, reinterpret_cast<U*>(target), platform::bit_cast<U>(value));
       return T{};
     }
-    if (where.native) return platform::bit_cast<T>(amo_native_bits(op, reinterpret_cast<U*>(target), platform::bit_cast<U>(value)));
+    if (where.native_atomics) return platform::bit_cast<T>(amo_native_bits(op, reinterpret_cast<U*>(target), platform::bit_cast<U>(value)));
   } else {
-    if (where.native && op == amo_op::swap)
+    if (where.native_atomics && op == amo_op::swap)
       return platform::bit_cast<T>(platform::atomic_rmw_sys_bits<platform::rmw::exchange>(reinterpret_cast<U*>(target),
                                                                                          platform::bit_cast<U>(value)));
   }

@@ -28,10 +28,10 @@
 
 namespace gio::detail {
 
-// Offset of world PE `member_world`'s heap from this PE's, as mapped here.
+// Offset of team `t`'s PE `member`'s heap from this PE's, as mapped here.
 GIO_DEVICE std::ptrdiff_t member_delta(const ctx& c, const team_info& t, int member, const char* call,
                                        source_location loc) {
-  return route_world(c, t.start + member * t.stride, call, loc);
+  return route_world(c, t.start + member * t.stride, call, loc).delta;
 }
 
 template <class Coop>

@@ -34,9 +34,9 @@ GIO_DEVICE team_info team_record(const device_handle& h, shmem_team_t team) {
 // An unusable team (invalid index, or one this PE is not in) gets size 0: every PE-taking call
 // through such a context then fails its PE check instead of reaching a wrong PE.
 GIO_DEVICE team_info context_team(const device_handle& h, shmem_team_t team) {
-  if (team < 0 || team >= h.max_teams) return {0, 1, 0, -1, 0, 0};
+  if (team < 0 || team >= h.max_teams) return no_team();
   const team_info t = team_record(h, team);
-  return t.my_pe < 0 ? team_info{0, 1, 0, -1, 0, 0} : t;
+  return t.my_pe < 0 ? no_team() : t;
 }
 }  // namespace detail
 

@@ -9,28 +9,40 @@
 
 namespace gio::detail {
 
-// How far world PE `pe`'s heap, as mapped here, lies from this PE's heap: from the handle's
-// inline window when `pe` is in it (one shared-memory or register read), else from the peer
-// table. A PE with no device-reachable transport is an error in every build: dropping data
-// would be worse than a trap.
-GIO_DEVICE std::ptrdiff_t route_world(const ctx& c, int pe, const char* call, source_location loc) {
+// How a PE is reached from here: how far its heap, as mapped here, lies from this PE's heap,
+// and whether the link executes atomics natively (else they take the CAS loop, amo_core.hpp).
+// Callers that need only the delta leave `native_atomics` unused, and the compiler drops it.
+struct peer_route {
+  std::ptrdiff_t delta;
+  bool native_atomics;
+};
+
+// World PE `pe`: from the handle's inline window when `pe` is in it (one shared-memory or
+// register read), else from the peer table. A PE with no device-reachable transport is an error
+// in every build: dropping data would be worse than a trap.
+GIO_DEVICE peer_route route_world(const ctx& c, int pe, const char* call, source_location loc) {
   const unsigned window_index = static_cast<unsigned>(pe - c.h.inline_first_pe);
   if (window_index < static_cast<unsigned>(c.h.inline_count) && ((c.h.inline_reachable >> window_index) & 1u))
-    return c.h.inline_delta[window_index];
+    return {c.h.inline_delta[window_index], ((c.h.inline_native_atomics >> window_index) & 1u) != 0};
   const peer_info& peer = c.h.peers[pe];
   if (peer.heap_base == nullptr)
     fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
-  return peer.heap_base - c.h.heap_base;
+  return {peer.heap_base - c.h.heap_base, (peer.caps & peer_native_atomics) != 0};
 }
 
 // The world PE of PE `pe` of the context's team.
 GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.team.stride; }
 
 // `pe` as the API user gives it: a PE of the context's team. The context's own window first.
-GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_location loc) {
+GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
-  if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u)) return c.team_delta[pe];
+  if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u))
+    return {c.team_delta[pe], ((c.team_native_atomics >> pe) & 1u) != 0};
   return route_world(c, world_pe(c, pe), call, loc);
+}
+
+GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_location loc) {
+  return route_team_pe(c, pe, call, loc).delta;
 }
 
 // Blocking and _nbi forms share this path: on the load/store transport a put completes locally

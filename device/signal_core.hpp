@@ -55,7 +55,7 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
   check_signal(c, sig_addr, sig_op, call, loc);
-  const amo_target where = route_amo(c, pe, call, loc);
+  const peer_route where = route_team_pe(c, pe, call, loc);
   const std::ptrdiff_t delta = where.delta;
   void* remote = transports::p2p::translate(dest, delta);
   const bool leader = Coop::rank() == 0;
@@ -67,7 +67,7 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
   }
   if (leader) {
     platform::fence_acq_rel_system();
-    update_signal(transports::p2p::translate(sig_addr, delta), signal, sig_op, where.native);
+    update_signal(transports::p2p::translate(sig_addr, delta), signal, sig_op, where.native_atomics);
   }
   Coop::sync();
 }

@@ -19,7 +19,7 @@ GIO_DEVICE team_info team_of(const ctx& c, shmem_team_t team, const char* call, 
 
 // The record of `team` for the queries, which answer -1 instead of failing.
 GIO_DEVICE team_info query_team(const ctx& c, shmem_team_t team) {
-  if (team < 0 || team >= c.h.max_teams) return {0, 1, 0, -1, 0, 0};
+  if (team < 0 || team >= c.h.max_teams) return no_team();
   return team_record(c.h, team);
 }
 

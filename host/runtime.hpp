@@ -32,7 +32,7 @@ inline constexpr std::size_t barrier_slots_offset = 64;
 
 // One entry of the team table as the host keeps it.
 struct team_slot {
-  team_info info{0, 1, 0, -1, 0, 0};  // size 0: unused; copied to the device table on each change
+  team_info info = no_team();  // size 0: unused; copied to the device table on each change
   std::unique_ptr<bootstrap> group;   // the members: host-side sync, the CPU build's collectives
   shmem_team_config_t config{0};
   bool used() const { return info.size > 0; }

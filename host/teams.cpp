@@ -11,8 +11,6 @@ namespace gio {
 namespace rt {
 namespace {
 
-constexpr team_info unused_team{0, 1, 0, -1, 0, 0};
-
 std::size_t slot_sync_bytes(const runtime& r) { return team_sync_words(r.boot->size()) * sizeof(std::uint64_t); }
 
 // Copies slot `s` to the device table, so kernels launched afterwards see it.

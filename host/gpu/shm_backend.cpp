@@ -14,7 +14,6 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "config.hpp"
 #include "gpu/backend.hpp"
@@ -45,27 +44,6 @@ void* map_aligned(int fd, std::size_t bytes) {
   return heap;
 }
 
-// The result of `op` on the old value (OpenSHMEM's AMO semantics), in the request's type.
-template <class T> T amo_result(amo_op op, T old, T value, T compare) {
-  switch (op) {
-    case amo_op::fetch: return old;
-    case amo_op::set: case amo_op::swap: return value;
-    case amo_op::compare_swap: return old == compare ? value : old;
-    case amo_op::fetch_inc: case amo_op::inc: return static_cast<T>(old + T(1));
-    case amo_op::fetch_add: case amo_op::add: return static_cast<T>(old + value);
-    default: break;
-  }
-  if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case amo_op::fetch_and: case amo_op::and_: return static_cast<T>(old & value);
-      case amo_op::fetch_or: case amo_op::or_: return static_cast<T>(old | value);
-      case amo_op::fetch_xor: case amo_op::xor_: return static_cast<T>(old ^ value);
-      default: break;
-    }
-  }
-  return old;
-}
-
 // One atomic on `Bits`-sized memory another process maps too: a compare-and-swap loop on the
 // raw bits, computing in the request's type (integers and floating point alike), sequentially
 // consistent like the device's system-scope atomics.
@@ -83,7 +61,7 @@ template <class Bits> std::uint64_t cpu_atomic(char* target, const atomic_reques
         std::memcpy(&old_value, &old_bits, sizeof(T));
         std::memcpy(&value, &a.value, sizeof(T));
         std::memcpy(&compare, &a.compare, sizeof(T));
-        const T next = amo_result(a.op, old_value, value, compare);
+        const T next = amo_new_value(a.op, old_value, value, compare);
         Bits bits;
         std::memcpy(&bits, &next, sizeof(T));
         return bits;

@@ -6,11 +6,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define GIO_OPS_HD __host__ __device__ inline
-#else
-#define GIO_OPS_HD inline
-#endif
+#include "gio/platform/host_device.hpp"
 
 namespace gio {
 
@@ -29,7 +25,7 @@ template <class T> inline constexpr bool reduce_op_allowed(reduce_op op) {
          op == reduce_op::max;
 }
 
-template <class T> GIO_OPS_HD T reduce_combine(reduce_op op, T a, T b) {
+template <class T> GIO_HOST_DEVICE_INLINE T reduce_combine(reduce_op op, T a, T b) {
   switch (op) {
     case reduce_op::sum: return static_cast<T>(a + b);
     case reduce_op::prod: return static_cast<T>(a * b);
@@ -52,6 +48,34 @@ template <class T> GIO_OPS_HD T reduce_combine(reduce_op op, T a, T b) {
 enum class amo_op : std::uint32_t {
   fetch, set, swap, compare_swap, fetch_inc, inc, fetch_add, add, fetch_and, and_, fetch_or, or_, fetch_xor, xor_
 };
+
+// The value an atomic leaves in its word, given the value it found (OpenSHMEM 1.5 §9.7): the
+// step of the device's CAS loops and the GPU-less build's CPU atomics. inc/fetch_inc carry
+// value 1 (the bindings pass it).
+template <class T> GIO_HOST_DEVICE_INLINE T amo_new_value(amo_op op, T old, T value, T cond) {
+  switch (op) {
+    case amo_op::set:
+    case amo_op::swap: return value;
+    case amo_op::compare_swap: return old == cond ? value : old;
+    case amo_op::fetch_inc:
+    case amo_op::inc:
+    case amo_op::fetch_add:
+    case amo_op::add: return static_cast<T>(old + value);
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case amo_op::fetch_and:
+      case amo_op::and_: return static_cast<T>(old & value);
+      case amo_op::fetch_or:
+      case amo_op::or_: return static_cast<T>(old | value);
+      case amo_op::fetch_xor:
+      case amo_op::xor_: return static_cast<T>(old ^ value);
+      default: break;
+    }
+  }
+  return old;  // fetch
+}
 
 // Element types of collectives and host atomics, type-erased across the library boundary.
 enum class dtype : std::uint32_t {
@@ -80,7 +104,7 @@ inline constexpr std::size_t dtype_size(dtype t) {
 #if defined(__CUDACC__)
 #pragma nv_exec_check_disable
 #endif
-template <class F> GIO_OPS_HD decltype(auto) visit_dtype(dtype t, F&& f) {
+template <class F> GIO_HOST_DEVICE_INLINE decltype(auto) visit_dtype(dtype t, F&& f) {
   switch (t) {
     case dtype::i8: return f(std::int8_t{});
     case dtype::i16: return f(std::int16_t{});

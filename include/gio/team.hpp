@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "gio/platform/host_device.hpp"
+
 namespace gio {
 
 // A team is an index into the team table; the predefined teams have fixed indices.
@@ -31,6 +33,9 @@ struct team_info {
   std::uint64_t reserved;
 };
 static_assert(sizeof(team_info) == 32, "team_info is shared with device code");
+
+// An unused slot, an invalid team, or a team seen from a PE outside it: no members.
+GIO_HOST_DEVICE_INLINE constexpr team_info no_team() { return {0, 1, 0, -1, 0, 0}; }
 static_assert(std::is_trivially_copyable_v<team_info>);
 
 // Layout of a team's sync area (all 64-bit words, symmetric offset team_info::sync_offset):
