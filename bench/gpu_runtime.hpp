@@ -97,6 +97,51 @@ inline void synchronize() { check(BENCH_GPU_API(DeviceSynchronize)(), "DeviceSyn
 // After a kernel launch: reports a bad launch configuration at once (a fault shows at sync).
 inline void check_launch(const char* kernel) { check(BENCH_GPU_API(GetLastError)(), kernel); }
 
+// GPU-side timing on the default stream: record_event before and after the work, then
+// elapsed_ms (which waits for `stop`).
+using event_t = BENCH_GPU_API(Event_t);
+inline event_t create_event() {
+  event_t event{};
+  check(BENCH_GPU_API(EventCreate)(&event), "EventCreate");
+  return event;
+}
+inline void destroy_event(event_t event) { check(BENCH_GPU_API(EventDestroy)(event), "EventDestroy"); }
+inline void record_event(event_t event) { check(BENCH_GPU_API(EventRecord)(event, nullptr), "EventRecord"); }
+inline float elapsed_ms(event_t start, event_t stop) {
+  check(BENCH_GPU_API(EventSynchronize)(stop), "EventSynchronize");
+  float ms = 0;
+  check(BENCH_GPU_API(EventElapsedTime)(&ms, start, stop), "EventElapsedTime");
+  return ms;
+}
+
+// Streams, for work in order on one stream and overlapped across two (the Inter-K baselines).
+// A high-priority stream's kernels start before queued kernels of other streams.
+using stream_t = BENCH_GPU_API(Stream_t);
+inline stream_t create_stream(bool high_priority = false) {
+  int least = 0, greatest = 0;
+  check(BENCH_GPU_API(DeviceGetStreamPriorityRange)(&least, &greatest), "DeviceGetStreamPriorityRange");
+  stream_t stream{};
+  check(BENCH_GPU_API(StreamCreateWithPriority)(&stream, BENCH_GPU_API(StreamNonBlocking), high_priority ? greatest : least),
+        "StreamCreateWithPriority");
+  return stream;
+}
+inline void destroy_stream(stream_t stream) { check(BENCH_GPU_API(StreamDestroy)(stream), "StreamDestroy"); }
+inline void synchronize(stream_t stream) { check(BENCH_GPU_API(StreamSynchronize)(stream), "StreamSynchronize"); }
+// Whether everything enqueued on `stream` (nullptr: the default stream) has finished, without
+// waiting; an error of that work throws.
+inline bool idle(stream_t stream) {
+  const status_t status = BENCH_GPU_API(StreamQuery)(stream);
+  if (status == BENCH_GPU_API(ErrorNotReady)) return false;
+  check(status, "StreamQuery");
+  return true;
+}
+inline void copy_to_host_async(void* dst, const void* src, std::size_t bytes, stream_t stream) {
+  check(BENCH_GPU_API(MemcpyAsync)(dst, src, bytes, BENCH_GPU_API(MemcpyDeviceToHost), stream), "MemcpyAsync D2H");
+}
+inline void copy_to_device_async(void* dst, const void* src, std::size_t bytes, stream_t stream) {
+  check(BENCH_GPU_API(MemcpyAsync)(dst, src, bytes, BENCH_GPU_API(MemcpyHostToDevice), stream), "MemcpyAsync H2D");
+}
+
 }  // namespace bench::gpu
 
 #undef BENCH_GPU_API

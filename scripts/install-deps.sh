@@ -2,18 +2,20 @@
 # Installs what building and testing gio needs on Debian 12 / Ubuntu 22.04+ (apt). Idempotent:
 # packages already present are left alone. Runs as root, or through sudo otherwise.
 #   scripts/install-deps.sh          host toolchain, MPI, hwloc, rdma-core, GoogleTest, plotting
-#   scripts/install-deps.sh --hip    also hipcc and the HIP runtime headers (compile-only AMD builds)
+#   scripts/install-deps.sh --hip    also hipcc, the HIP runtime headers and rocSPARSE (compile-only AMD
+#                                    builds; rocSPARSE is apps/spts's vendor baseline)
 # CUDA (nvcc) is not installed here: use NVIDIA's toolkit, found via PATH or /usr/local/cuda.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libopenmpi-dev openmpi-bin libhwloc-dev libibverbs-dev
           libgtest-dev python3 python3-matplotlib)
-hip_packages=(hipcc libamdhip64-dev rocm-device-libs)
+# Debian's librocsparse-dev (5.3) installs beside its hipcc 5.2.
+hip_packages=(hipcc libamdhip64-dev rocm-device-libs librocsparse-dev)
 
 for arg in "$@"; do
   case "$arg" in
     --hip) packages+=("${hip_packages[@]}") ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
     *) echo "install-deps.sh: unknown option '$arg' (expected --hip)" >&2; exit 2 ;;
   esac
 done

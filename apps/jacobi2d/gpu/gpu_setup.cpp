@@ -1,0 +1,68 @@
+#include "gpu/gpu_setup.hpp"
+
+#include <cstdio>
+
+#include "common/failure.hpp"
+#include "core/job.hpp"
+#include "gpu_runtime.hpp"
+
+namespace jacobi {
+
+namespace gpu = bench::gpu;
+
+gpu_choice select_gpu(MPI_Comm comm) {
+  const node_place place = place_on_node(comm);
+  int devices = 0;
+  std::string cause;
+  try {
+    devices = gpu::device_count();
+    if (devices == 0) cause = "no GPU visible";
+  } catch (const gpu::error& e) {
+    cause = std::string("no usable GPU: ") + e.what();
+  }
+  apps::agree(comm, cause);
+  gpu_choice choice{place.rank % devices, place.size > devices};
+  int shared = choice.shared ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, comm);
+  choice.shared = shared != 0;
+  gpu::set_device(choice.device);
+  gpu::create_context();
+  return choice;
+}
+
+std::string gibibytes(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+void require_gpu_memory(MPI_Comm comm, const gpu_choice& gpu, std::size_t bytes_per_pe, const std::string& what) {
+  // Every PE's context exists before anyone measures, so that the free memory is what is left.
+  MPI_Barrier(comm);
+  const double free_bytes = double(gpu::free_memory());
+  const double needed = sum_over_device_sharers(comm, gpu.device, double(bytes_per_pe));
+  std::string cause;
+  if (needed > free_bytes)
+    cause = "the problem needs " + gibibytes(needed) + " on GPU " + std::to_string(gpu.device) + " (" + what +
+            (needed > double(bytes_per_pe) ? ", for every PE on that GPU" : "") + ") but " + gibibytes(free_bytes) +
+            " are free; use a smaller --size or more GPUs";
+  apps::agree(comm, cause, apps::exit_usage);
+}
+
+device_buffer::device_buffer(std::size_t bytes) : ptr_(gpu::malloc_device(bytes)) {}
+device_buffer::~device_buffer() {
+  try {
+    gpu::free_device(ptr_);
+  } catch (const gpu::error&) {
+  }
+}
+
+pinned_buffer::pinned_buffer(std::size_t bytes) : ptr_(gpu::malloc_pinned(bytes)) {}
+pinned_buffer::~pinned_buffer() {
+  try {
+    gpu::free_pinned(ptr_);
+  } catch (const gpu::error&) {
+  }
+}
+
+}  // namespace jacobi

@@ -1,0 +1,53 @@
+// The GPU side of a variant's setup, through bench/gpu_runtime.hpp (the programs' one vendor
+// switch): which GPU a PE uses, whether the problem fits in its memory, and owners of device and
+// pinned memory. The checks are collective and fail every PE with the cause.
+#pragma once
+#include <mpi.h>
+
+#include <cstddef>
+#include <string>
+
+namespace jacobi {
+
+struct gpu_choice {
+  int device;      // node-local GPU ordinal
+  bool shared;     // some GPU of the job runs several PEs
+};
+
+// Collective: GPU (node-local rank) mod (visible GPUs), made current, its context created. Every
+// PE fails when a node has no GPU.
+gpu_choice select_gpu(MPI_Comm comm);
+
+// Collective: every PE fails (exit 2) when the PEs on one GPU together need more than it has free.
+// `what` says what the bytes are, for the message.
+void require_gpu_memory(MPI_Comm comm, const gpu_choice& gpu, std::size_t bytes_per_pe, const std::string& what);
+
+// Owners of one allocation each; freeing errors are ignored (destructors run while unwinding).
+class device_buffer {
+ public:
+  explicit device_buffer(std::size_t bytes);
+  ~device_buffer();
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  template <class T> T* as() const { return static_cast<T*>(ptr_); }
+
+ private:
+  void* ptr_;
+};
+
+// Page-locked host memory, also addressable by the GPU (unified addressing).
+class pinned_buffer {
+ public:
+  explicit pinned_buffer(std::size_t bytes);
+  ~pinned_buffer();
+  pinned_buffer(const pinned_buffer&) = delete;
+  pinned_buffer& operator=(const pinned_buffer&) = delete;
+  template <class T> T* as() const { return static_cast<T*>(ptr_); }
+
+ private:
+  void* ptr_;
+};
+
+std::string gibibytes(double bytes);
+
+}  // namespace jacobi

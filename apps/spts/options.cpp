@@ -1,0 +1,168 @@
+#include "options.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+#include "common/options.hpp"
+
+namespace spts {
+
+namespace {
+
+std::vector<variant> parse_variant_list(const std::string& text) {
+  std::vector<variant> chosen;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    try {
+      const variant v = parse_variant(item);
+      if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
+    } catch (const std::invalid_argument& e) {
+      throw apps::usage_error(std::string("--variant: ") + e.what());
+    }
+  }
+  if (chosen.empty()) throw apps::usage_error("--variant needs at least one of gio, single, vendor, cpu");
+  // Baselines first, so that each later variant's speedup over them can be printed.
+  std::sort(chosen.begin(), chosen.end());
+  return chosen;
+}
+
+std::int32_t positive_int(const char* option, const std::string& text, std::int64_t largest = 1'000'000'000) {
+  const std::int64_t value = apps::parse_positive(option, text);
+  if (value > largest)
+    throw apps::usage_error(std::string(option) + " " + text + " is too large (at most " + std::to_string(largest) +
+                            ")");
+  return static_cast<std::int32_t>(value);
+}
+
+// Builds the parser; `o` receives the values (nullptr: only for the help text).
+apps::option_parser make_parser(options* o) {
+  options scratch;
+  options& opt = o ? *o : scratch;
+  std::string classes;
+  for (const auto& c : matrix_classes())
+    classes += std::string("\n  ") + c.name + std::string(13 - std::string(c.name).size(), ' ') + c.model;
+  apps::option_parser p(
+      "spts",
+      "Solves L x = b for a sparse lower-triangular L with the synchronisation-free algorithm (GIO paper\n"
+      "§6.4): one GPU (single), distributed over the PEs with gio pushing solved values from inside\n"
+      "the kernel (gio), the vendor library (vendor) and a serial CPU solve (cpu). Every variant's\n"
+      "x is checked: ||L x - b|| / ||b|| <= 1e-10, or the run fails. Run under mpirun, one PE per\n"
+      "process; single, vendor and cpu run on PE 0.");
+  p.value("--matrix", "FILE",
+          "read L from a Matrix Market file (coordinate; real, integer or pattern;\n"
+          "general or symmetric). A general file must be lower triangular and keeps its\n"
+          "values and diagonal; symmetric and pattern files give their lower triangle with\n"
+          "a dominant diagonal 1 + sum |l_ij| (pattern files get generated values)",
+          [&](const std::string& v) { opt.matrix_path = v; });
+  p.flag("--tril",
+         "with --matrix: use the lower triangle of a general matrix (entries above\nthe diagonal are dropped) instead "
+         "of rejecting it",
+         [&] { opt.lower_of_general = true; });
+  p.value("--gen", "CLASS[:SCALE]",
+          "generate L like a matrix of the GIO paper's Table 1 (same rows and nnz(L)),\n"
+          "both times SCALE (default 1: full size), e.g. road_usa:0.01. Classes:" +
+              classes,
+          [&](const std::string& v) {
+            try {
+              opt.generator = parse_generator_spec(v);
+            } catch (const std::invalid_argument& e) {
+              throw apps::usage_error(std::string("--gen: ") + e.what());
+            }
+          });
+  p.value("--seed", "N", "seed of the generator and of pattern files' values (default 1)",
+          [&](const std::string& v) { opt.seed = static_cast<std::uint64_t>(apps::parse_non_negative("--seed", v)); });
+  p.value("--variant", "LIST",
+          "comma-separated variants to measure (default vendor,single,gio):\n"
+          "gio     distributed over all PEs, block-cyclic rows, pushes from the kernel\n"
+          "single  the same kernel on PE 0's GPU alone, no communication\n"
+          "vendor  cuSPARSE SpSV (CUDA) or rocSPARSE csrsv (HIP) on PE 0's GPU\n"
+          "cpu     serial forward substitution on PE 0 (the reference every run is checked\n"
+          "        against is computed in any case; this times it)",
+          [&](const std::string& v) { opt.variants = parse_variant_list(v); });
+  p.value("--push", "MODE",
+          "how gio sends a solved x value to the PEs that read it (default packed):\n"
+          "packed  shmem_p of the 8-byte x word; its unsolved bit pattern is the flag\n"
+          "signal  shmem_put_signal: x, then a ready word\n"
+          "fence   shmem_p of x to each reader, shmem_fence, shmem_p of a ready word\n"
+          "amo     shmem_atomic_set of the packed word",
+          [&](const std::string& v) {
+            try {
+              opt.push = parse_push_mode(v);
+            } catch (const std::invalid_argument& e) {
+              throw apps::usage_error(std::string("--push: ") + e.what());
+            }
+          });
+  p.value("--block", "ROWS",
+          "rows per block of the block-cyclic distribution (gio); default: n / (16 PEs),\n"
+          "clamped to [32, 16384]",
+          [&](const std::string& v) { opt.block = positive_int("--block", v); });
+  p.value("--rows-per-ticket", "N", "consecutive rows a wavefront takes at a time (default 64, at most 65536)",
+          [&](const std::string& v) {
+            // Bounded so that the ticket counter (32 bits) cannot wrap while every wave takes one more.
+            opt.rows_per_ticket = positive_int("--rows-per-ticket", v, 65536);
+          });
+  p.value("--entries-per-lane", "N",
+          "most entries of a row one lane reads: a row gets the fewest lanes (a power\n"
+          "of two up to the wavefront) that keeps to it (default 4)",
+          [&](const std::string& v) { opt.entries_per_lane = positive_int("--entries-per-lane", v); });
+  p.value("--workgroups", "N",
+          "workgroups of the solve kernel (default: as many as fit on the GPU at once,\n"
+          "divided among the PEs that share it)",
+          [&](const std::string& v) { opt.workgroups = positive_int("--workgroups", v); });
+  p.value("--warmup", "N", "untimed solves before the timed ones (default 2)", [&](const std::string& v) {
+    opt.warmup = static_cast<int>(std::min<std::int64_t>(apps::parse_non_negative("--warmup", v), 1000));
+  });
+  p.value("--repeats", "N", "timed solves per variant; the median is reported (default 10)",
+          [&](const std::string& v) { opt.repeats = positive_int("--repeats", v); });
+  p.value("--timeout", "SECONDS",
+          "a wavefront that makes no progress this long stops the solve, which then\n"
+          "fails naming the rows and the x it waited for (default 60)",
+          [&](const std::string& v) {
+            opt.timeout_seconds = apps::parse_number("--timeout", v);
+            if (!(opt.timeout_seconds > 0)) throw apps::usage_error("--timeout must be positive");
+          });
+  p.value(
+      "--gen-threads", "N", "threads generating the matrix on each PE (default: hardware threads / PEs per node)",
+      [&](const std::string& v) { opt.generator_threads = static_cast<unsigned>(positive_int("--gen-threads", v)); });
+  p.value("--csv", "FILE", "append one row per variant to FILE (header written when the file is new)",
+          [&](const std::string& v) { opt.csv_path = v; });
+  p.value("--save", "FILE", "write L (with its diagonal) to FILE as Matrix Market, then solve",
+          [&](const std::string& v) { opt.save_path = v; });
+  p.flag("--quiet", "no progress line", [&] { opt.quiet = true; });
+  p.epilogue(
+      "Exit status: 0 when every variant's check passed; 1 for a failed check, a stalled solve or\n"
+      "a GPU error; 2 for bad options or input (unreadable or malformed file, too many PEs, a\n"
+      "problem larger than GPU memory or the symmetric heap). Every PE prints why.\n"
+      "\n"
+      "Examples:\n"
+      "  mpirun -np 2 spts --gen road_usa:0.01 --csv spts.csv\n"
+      "  mpirun -np 1 spts --matrix L.mtx --variant single,vendor,cpu\n"
+      "The gio variant keeps x (and the ready words of --push signal/fence) in the symmetric heap:\n"
+      "8 bytes per row (16), within GIO_SYMMETRIC_SIZE (default 1G).");
+  return p;
+}
+
+}  // namespace
+
+std::string options::input_name() const {
+  if (generator) return to_string(*generator);
+  const std::size_t slash = matrix_path.rfind('/');
+  return slash == std::string::npos ? matrix_path : matrix_path.substr(slash + 1);
+}
+
+bool options::wants(variant v) const { return std::find(variants.begin(), variants.end(), v) != variants.end(); }
+
+std::optional<options> parse_options(int argc, const char* const* argv) {
+  options opt;
+  if (!make_parser(&opt).parse(argc, argv)) return std::nullopt;
+  if (opt.matrix_path.empty() == !opt.generator)
+    throw apps::usage_error("give either --matrix FILE or --gen CLASS[:SCALE]");
+  if (opt.lower_of_general && opt.matrix_path.empty()) throw apps::usage_error("--tril applies to --matrix only");
+  return opt;
+}
+
+std::string spts_help() { return make_parser(nullptr).help(); }
+
+}  // namespace spts

@@ -1,0 +1,44 @@
+// The spts command line: what a run solves (a Matrix Market file or a generated class), which
+// variants it measures and how. One declaration per option drives parsing and --help
+// (apps/common/options.hpp).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators.hpp"
+#include "variants.hpp"
+
+namespace spts {
+
+struct options {
+  std::string matrix_path;                  // --matrix
+  bool lower_of_general = false;            // --tril
+  std::optional<generator_spec> generator;  // --gen
+  std::uint64_t seed = 1;
+  std::vector<variant> variants{variant::vendor, variant::single, variant::gio};  // run in this order
+  push_mode push = push_mode::packed;
+  std::int32_t block = 0;  // 0: default_block(n, PEs)
+  std::int32_t rows_per_ticket = 64;
+  std::int32_t entries_per_lane = 4;
+  std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it
+  int warmup = 2;
+  int repeats = 10;
+  double timeout_seconds = 60;
+  unsigned generator_threads = 0;  // 0: the node's hardware threads divided among its PEs
+  std::string csv_path;
+  std::string save_path;
+  bool quiet = false;
+
+  // What the output and the CSV call the input: the file's name or the generator spec.
+  std::string input_name() const;
+  bool wants(variant v) const;
+};
+
+// Parses argv. Returns std::nullopt when --help was given (the caller prints spts_help()).
+// Throws apps::usage_error naming the option and the problem.
+std::optional<options> parse_options(int argc, const char* const* argv);
+std::string spts_help();
+
+}  // namespace spts

@@ -1,0 +1,89 @@
+#include "partition.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace spts {
+
+block_cyclic::block_cyclic(std::int32_t n, std::int32_t block, int pes) : n_(n), block_(block), pes_(pes) {
+  if (pes < 1 || pes > max_pes)
+    throw std::invalid_argument("too many PEs: " + std::to_string(pes) + " (the distributed solve supports 1 to " +
+                                std::to_string(max_pes) + ")");
+  if (block < 1) throw std::invalid_argument("block size must be at least 1 row (got " + std::to_string(block) + ")");
+  const std::int64_t blocks = (static_cast<std::int64_t>(n) + block - 1) / block;
+  if (blocks < pes)
+    throw std::invalid_argument("too many PEs: " + std::to_string(pes) + " PEs but only " + std::to_string(blocks) +
+                                (blocks == 1 ? " block" : " blocks") + " of " + std::to_string(block) +
+                                " rows (n = " + std::to_string(n) + "): PE " + std::to_string(blocks) +
+                                " would own no rows; use a smaller --block");
+}
+
+std::int32_t block_cyclic::local_rows(int pe) const {
+  const std::int32_t full_blocks = n_ / block_;
+  const std::int32_t tail = n_ % block_;  // rows of the last, partial block (owned by PE full_blocks % pes)
+  std::int32_t rows = (full_blocks / pes_ + (pe < full_blocks % pes_ ? 1 : 0)) * block_;
+  if (tail != 0 && pe == full_blocks % pes_) rows += tail;
+  return rows;
+}
+
+std::int32_t default_block(std::int32_t n, int pes) {
+  constexpr std::int32_t largest = 16384, smallest = 32;
+  const std::int64_t spread = static_cast<std::int64_t>(n) / (16ll * std::max(pes, 1));
+  return static_cast<std::int32_t>(std::clamp<std::int64_t>(spread, smallest, largest));
+}
+
+pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe) {
+  pe_share share;
+  const std::int32_t rows = part.local_rows(pe);
+  share.row_ptr.reserve(static_cast<std::size_t>(rows) + 1);
+  share.row_ptr.push_back(0);
+  share.diag.resize(static_cast<std::size_t>(rows));
+  share.rhs.resize(static_cast<std::size_t>(rows));
+  share.consumers.assign(static_cast<std::size_t>(rows), 0);
+  std::int64_t entries = 0;
+  for (std::int32_t local = 0; local < rows; ++local) entries += L.row_length(part.global_row(pe, local));
+  if (entries > std::numeric_limits<std::int32_t>::max())
+    throw std::length_error("PE " + std::to_string(pe) + " holds " + std::to_string(entries) +
+                            " entries: more than 32-bit offsets address; use more PEs or a smaller matrix");
+  share.col.reserve(static_cast<std::size_t>(entries));
+  share.val.reserve(static_cast<std::size_t>(entries));
+  for (std::int32_t local = 0; local < rows; ++local) {
+    const std::int32_t row = part.global_row(pe, local);
+    for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k) {
+      share.col.push_back(L.col[k]);
+      share.val.push_back(L.val[k]);
+      if (part.owner(L.col[k]) != pe) ++share.remote_entries;
+    }
+    share.row_ptr.push_back(static_cast<std::int32_t>(share.col.size()));
+    share.diag[local] = L.diag[row];
+    share.rhs[local] = b[row];
+  }
+  // Readers of this PE's rows: every row of another PE with an entry in one of them.
+  if (part.pes() > 1) {
+    for (std::int32_t row = 0; row < L.n; ++row) {
+      const int reader = part.owner(row);
+      if (reader == pe) continue;
+      for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
+        if (part.owner(L.col[k]) == pe) share.consumers[part.local_index(L.col[k])] |= std::uint64_t{1} << reader;
+    }
+  }
+  for (const std::uint64_t mask : share.consumers) share.pushes += __builtin_popcountll(mask);
+  return share;
+}
+
+residual_sums residual_over_owned_rows(const lower_matrix& L, const double* x, const std::vector<double>& b,
+                                       const block_cyclic& part, int pe) {
+  residual_sums sums;
+  const std::int32_t rows = part.local_rows(pe);
+  for (std::int32_t local = 0; local < rows; ++local) {
+    const std::int32_t row = part.global_row(pe, local);
+    const double r = row_residual(L, x, b.data(), row);
+    sums.residual_sq += r * r;
+    sums.rhs_sq += b[row] * b[row];
+  }
+  return sums;
+}
+
+}  // namespace spts

@@ -1,0 +1,70 @@
+// Block-cyclic distribution of L's rows over PEs, and what one PE holds for the distributed solve:
+// its rows (global column indices), and for each of them the PEs that read its x value (the
+// consumers it pushes to).
+//
+// Rows are dealt in blocks of `block` consecutive rows: block k (rows [k*block, (k+1)*block))
+// belongs to PE k mod pes. Each PE solves its rows in increasing global order, which is what
+// makes the distributed sync-free solve deadlock-free (docs/spts.md, "Progress").
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "matrix.hpp"
+
+namespace spts {
+
+// Consumer sets are bit masks of one 64-bit word: the most PEs a distributed solve supports.
+inline constexpr int max_pes = 64;
+
+class block_cyclic {
+ public:
+  // Throws std::invalid_argument for pes outside [1, max_pes], block < 1, or a PE without rows
+  // (more PEs than blocks), naming the numbers.
+  block_cyclic(std::int32_t n, std::int32_t block, int pes);
+
+  std::int32_t n() const { return n_; }
+  std::int32_t block() const { return block_; }
+  int pes() const { return pes_; }
+
+  int owner(std::int32_t row) const { return static_cast<int>((row / block_) % pes_); }
+  std::int32_t local_index(std::int32_t row) const {
+    const std::int32_t b = row / block_;
+    return (b / pes_) * block_ + row % block_;
+  }
+  std::int32_t global_row(int pe, std::int32_t local) const {
+    const std::int32_t local_block = local / block_;
+    return (local_block * pes_ + pe) * block_ + local % block_;
+  }
+  std::int32_t local_rows(int pe) const;
+
+ private:
+  std::int32_t n_, block_;
+  int pes_;
+};
+
+// The block a run uses when none is given: small enough that every PE gets many blocks (load
+// balance along the diagonal), large enough that most dependencies stay on the PE (road and
+// circuit matrices depend mostly on nearby rows).
+std::int32_t default_block(std::int32_t n, int pes);
+
+// One PE's part of L x = b, in the layout the GPU kernels read: 32-bit offsets and indices.
+struct pe_share {
+  std::vector<std::int32_t> row_ptr;  // local rows + 1
+  std::vector<std::int32_t> col;      // global column indices
+  std::vector<double> val;
+  std::vector<double> diag;
+  std::vector<double> rhs;
+  std::vector<std::uint64_t> consumers;  // per local row: bit q = PE q (not this one) reads its x
+  std::int64_t remote_entries = 0;       // entries whose column another PE owns
+  std::int64_t pushes = 0;               // set bits in consumers: x values sent per solve
+  std::int32_t rows() const { return static_cast<std::int32_t>(diag.size()); }
+};
+
+// Throws std::length_error when the PE's entries do not fit 32-bit offsets.
+pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe);
+
+// The rows `pe` owns, of residual_sums: each PE checks its own rows with the x it holds.
+residual_sums residual_over_owned_rows(const lower_matrix& L, const double* x, const std::vector<double>& b,
+                                       const block_cyclic& part, int pe);
+
+}  // namespace spts

@@ -1,0 +1,743 @@
+// spts: the synchronisation-free sparse triangular solve of the GIO paper (§6.4) and its baselines.
+// Every PE loads (or generates) the same L and b; the variants run in the order cpu, vendor,
+// single, gio, each checked against ||L x - b|| / ||b|| <= 1e-10. docs/spts.md describes the
+// algorithm, the options and the runs of the evaluation.
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/csv.hpp"
+#include "common/failure.hpp"
+#include "common/options.hpp"
+#include "common/progress.hpp"
+#include "generators.hpp"
+#include "gio/host.hpp"
+#include "gio/launch.hpp"
+#include "gpu_runtime.hpp"
+#include "matrix.hpp"
+#include "matrix_market.hpp"
+#include "options.hpp"
+#include "partition.hpp"
+#include "solve_kernel.hpp"
+#include "vendor.hpp"
+
+namespace spts {
+namespace {
+
+namespace runtime = bench::gpu;
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point start) {
+  return std::chrono::duration<double>(clock_type::now() - start).count();
+}
+
+std::string grouped(long long value) {  // 23,947,347
+  std::string digits = std::to_string(value < 0 ? -value : value), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i != 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return value < 0 ? "-" + out : out;
+}
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+std::string gib(double bytes) { return format("%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0)); }
+
+// ---- GPU memory ------------------------------------------------------------------------------
+
+template <class T>
+class device_array {
+ public:
+  device_array() = default;
+  explicit device_array(std::size_t count) : count_(count) {
+    if (count_ > 0) data_ = static_cast<T*>(runtime::malloc_device(count_ * sizeof(T)));
+  }
+  explicit device_array(const std::vector<T>& host) : device_array(host.size()) {
+    if (count_ > 0) runtime::copy_to_device(data_, host.data(), count_ * sizeof(T));
+  }
+  ~device_array() {
+    try {
+      if (data_) runtime::free_device(data_);
+    } catch (const runtime::error&) {  // after a GPU fault; the fault itself is reported
+    }
+  }
+  device_array(device_array&& other) noexcept : data_(other.data_), count_(other.count_) { other.data_ = nullptr; }
+  device_array& operator=(device_array&&) = delete;
+  device_array(const device_array&) = delete;
+
+  T* get() const { return data_; }
+  std::vector<T> download() const {
+    std::vector<T> host(count_);
+    if (count_ > 0) runtime::copy_to_host(host.data(), data_, count_ * sizeof(T));
+    return host;
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+// Symmetric words (every PE allocates the same); freed collectively, so it is made outside
+// apps::or_abort (a PE that aborts never frees it alone).
+class symmetric_words {
+ public:
+  symmetric_words() = default;
+  explicit symmetric_words(std::size_t count)
+      : data_(static_cast<std::uint64_t*>(gio::shmem_malloc(std::max<std::size_t>(count, 1) * 8))) {}
+  ~symmetric_words() {
+    if (data_) gio::shmem_free(data_);
+  }
+  symmetric_words(const symmetric_words&) = delete;
+  symmetric_words& operator=(const symmetric_words&) = delete;
+  std::uint64_t* get() const { return data_; }
+
+ private:
+  std::uint64_t* data_ = nullptr;
+};
+
+// A GPU event for timing, destroyed with its scope.
+struct gpu_event {
+  runtime::event_t id = runtime::create_event();
+  gpu_event() = default;
+  gpu_event(const gpu_event&) = delete;
+  gpu_event& operator=(const gpu_event&) = delete;
+  ~gpu_event() {
+    try {
+      runtime::destroy_event(id);
+    } catch (const runtime::error&) {  // after a GPU fault; the fault itself is reported
+    }
+  }
+};
+
+std::vector<std::uint64_t> download_words(const std::uint64_t* device, std::int64_t count) {
+  std::vector<std::uint64_t> host(static_cast<std::size_t>(count));
+  if (count > 0) runtime::copy_to_host(host.data(), device, host.size() * sizeof(std::uint64_t));
+  return host;
+}
+
+std::vector<double> as_doubles(const std::vector<std::uint64_t>& bits) {
+  std::vector<double> values(bits.size());
+  if (!bits.empty()) std::memcpy(values.data(), bits.data(), bits.size() * sizeof(double));
+  return values;
+}
+
+// ---- the run's setting -----------------------------------------------------------------------
+
+struct problem {
+  lower_matrix L;
+  std::vector<double> b;
+  std::vector<double> reference;  // the serial solve's x
+  std::string origin;             // how the matrix was obtained, for the output
+};
+
+struct job {
+  MPI_Comm comm;
+  int pe, pes;
+  int gpus;           // GPUs the PEs use
+  int pes_on_my_gpu;  // PEs sharing this PE's GPU (their kernels share its multiprocessors)
+  std::string gpu_name;
+  std::size_t heap_bytes;  // this PE's symmetric heap
+  const options& opt;
+  const problem& prob;
+};
+
+// What one variant measured; times are the slowest PE's, per timed solve.
+struct measurement {
+  explicit measurement(variant v, push_mode p = push_mode::none, int pe_count = 1, int gpu_count = 1,
+                       std::int32_t rows_per_block = 0)
+      : which(v), push(p), pes(pe_count), gpus(gpu_count), block(rows_per_block) {}
+  variant which;
+  push_mode push;
+  int pes, gpus;
+  std::int32_t block;
+  std::vector<double> ms;
+  double residual = 0, difference = 0;  // relative residual; max |x - x_cpu| / max |x_cpu|
+  std::int64_t pushes = 0, remote_entries = 0;
+  double analysis_ms = std::numeric_limits<double>::quiet_NaN();
+
+  double median() const {
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t mid = sorted.size() / 2;
+    return sorted.size() % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+  }
+  double fastest() const { return *std::min_element(ms.begin(), ms.end()); }
+  double slowest() const { return *std::max_element(ms.begin(), ms.end()); }
+};
+
+// The residual and the largest difference from the serial solve over the rows a PE checked;
+// x is indexed by global row.
+struct check_result {
+  residual_sums sums;
+  double max_difference = 0, max_reference = 0;
+  std::int32_t worst_row = -1;
+};
+
+void check_row(check_result& r, const problem& p, const double* x, std::int32_t row) {
+  const double residual = row_residual(p.L, x, p.b.data(), row);
+  r.sums.residual_sq += residual * residual;
+  r.sums.rhs_sq += p.b[row] * p.b[row];
+  const double difference = std::fabs(x[row] - p.reference[row]);
+  // A NaN (a row never solved, or never received) is the worst difference, and stays so.
+  if (std::isnan(difference) ? !std::isnan(r.max_difference) : difference > r.max_difference)
+    r.max_difference = difference, r.worst_row = row;
+  r.max_reference = std::max(r.max_reference, std::fabs(p.reference[row]));
+}
+
+// Combines the PEs' checks; agrees on failure (every PE names the cause) or fills `m`.
+void judge(const job& j, const check_result& mine, const double* x, measurement& m) {
+  double sums[2] = {mine.sums.residual_sq, mine.sums.rhs_sq};
+  double maxima[2] = {mine.max_difference, mine.max_reference};
+  // NaN does not survive MPI_MAX reliably: a PE with a NaN difference reports infinity.
+  if (std::isnan(maxima[0])) maxima[0] = INFINITY;
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, j.comm);
+  MPI_Allreduce(MPI_IN_PLACE, maxima, 2, MPI_DOUBLE, MPI_MAX, j.comm);
+  const residual_sums total{sums[0], sums[1]};
+  m.residual = total.relative();
+  m.difference = maxima[1] > 0 ? maxima[0] / maxima[1] : maxima[0];
+  std::string cause;
+  if (!(m.residual <= residual_tolerance)) {
+    cause = std::string(name(m.which)) + ": ||L x - b|| / ||b|| = " + format("%.3e", m.residual) + " exceeds " +
+            format("%.0e", residual_tolerance);
+    if (mine.worst_row >= 0 && !(mine.sums.relative() <= residual_tolerance))
+      cause += "; on this PE's rows " + format("%.3e", mine.sums.relative()) + ", worst at row " +
+               std::to_string(mine.worst_row) + ": x = " + format("%.17g", x[mine.worst_row]) + ", serial solve " +
+               format("%.17g", j.prob.reference[mine.worst_row]);
+  }
+  apps::agree(j.comm, cause);
+}
+
+// Fails every PE (exit status 2) when `bytes` of GPU memory are not free on this PE's GPU (`here`:
+// this PE takes part).
+void require_gpu_memory(const job& j, bool here, double bytes, const std::string& what) {
+  std::string cause;
+  if (here) {
+    const double free_bytes = static_cast<double>(runtime::free_memory());
+    constexpr double margin = 64.0 * 1024 * 1024;  // the kernels' and libraries' own allocations
+    if (bytes + margin > free_bytes)
+      cause = what + " needs " + gib(bytes) + " of GPU memory, " + gib(free_bytes) + " is free on GPU " +
+              std::to_string(runtime::current_device()) + ": the problem is too large for this GPU" +
+              (j.pes_on_my_gpu > 1 ? " (shared by " + std::to_string(j.pes_on_my_gpu) + " PEs)" : "");
+  }
+  apps::agree(j.comm, cause, apps::exit_usage);
+}
+
+// ---- the sync-free kernel (single and gio) ----------------------------------------------------
+
+template <push_mode Mode>
+void launch_solve(const gpu::solve_args& args, int workgroups, gio::device_handle handle) {
+  gpu::solve_kernel<Mode><<<workgroups, gpu::block_threads>>>(args, handle);
+  runtime::check_launch("solve_kernel");
+}
+
+std::vector<double> reciprocals(const std::vector<double>& values) {
+  std::vector<double> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = 1.0 / values[i];
+  return out;
+}
+
+// GPU memory of a PE's share of L (and of its consumer masks).
+double share_bytes(const pe_share& share, bool with_consumers) {
+  return 4.0 * (share.rows() + 1) + 12.0 * static_cast<double>(share.col.size()) + 16.0 * share.rows() +
+         (with_consumers ? 8.0 * share.rows() : 0.0);
+}
+
+// One PE's part of a solve with solve_kernel<Mode>: its rows in GPU memory, the launch shape, and
+// timed runs.
+template <push_mode Mode>
+class syncfree_solver {
+ public:
+  syncfree_solver(const pe_share& share, const block_cyclic& part, int pe, std::uint64_t* x, std::uint64_t* ready,
+                  const options& opt, int pes_on_gpu)
+      : n_(part.n()),
+        row_ptr_(share.row_ptr),
+        col_(share.col),
+        val_(share.val),
+        inv_diag_(reciprocals(share.diag)),
+        rhs_(share.rhs),
+        consumers_(Mode == push_mode::none ? std::vector<std::uint64_t>{} : share.consumers),
+        ticket_(1),
+        stall_(1) {
+    args_ = gpu::solve_args{row_ptr_.get(),
+                            col_.get(),
+                            val_.get(),
+                            inv_diag_.get(),
+                            rhs_.get(),
+                            consumers_.get(),
+                            x,
+                            ready,
+                            ticket_.get(),
+                            stall_.get(),
+                            share.rows(),
+                            part.block(),
+                            part.pes(),
+                            pe,
+                            opt.rows_per_ticket,
+                            opt.entries_per_lane,
+                            static_cast<std::uint64_t>(opt.timeout_seconds * 1e9)};
+    // As many workgroups as are resident at once (the kernel loops over tickets), shared among
+    // the PEs whose kernels share the GPU.
+    workgroups_ = opt.workgroups > 0
+                      ? opt.workgroups
+                      : std::max(1, gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads) / pes_on_gpu);
+  }
+
+  int workgroups() const { return workgroups_; }
+
+  // One solve: reset x (and the ready words), line up the PEs, then the kernel between two events.
+  // x is reset in every mode, so that a value a solve fails to deliver cannot be the previous one.
+  double run(bool distributed) {
+    gpu::reset_kernel<<<1024, 256>>>(args_.x, n_, gpu::unsolved, args_.ticket, args_.stall);
+    runtime::check_launch("reset_kernel");
+    if constexpr (has_ready_flags<Mode>) {
+      gpu::reset_kernel<<<1024, 256>>>(args_.ready, n_, 0, nullptr, nullptr);
+      runtime::check_launch("reset_kernel");
+    }
+    if (distributed) gio::shmem_barrier_all_on_stream(gio::stream_t{});  // nobody pushes into an x being reset
+    runtime::record_event(start_.id);
+    launch_solve<Mode>(args_, workgroups_, gio::shmem_device_handle());
+    runtime::record_event(stop_.id);
+    return runtime::elapsed_ms(start_.id, stop_.id);
+  }
+
+  std::vector<double> solution() const { return as_doubles(download_words(args_.x, n_)); }
+
+  // Why the last solve stopped early, or "".
+  std::string stall_cause(const block_cyclic& part, double timeout_seconds) const {
+    const gpu::stall_report report = stall_.download()[0];
+    if (!report.stalled) return "";
+    std::string cause = "the solve made no progress for " + format("%g", timeout_seconds) + " s: rows " +
+                        std::to_string(report.first_row) + " to " + std::to_string(report.first_row + report.rows - 1);
+    if (report.waiting_for >= 0)
+      cause += " wait for x[" + std::to_string(report.waiting_for) + "] (row of PE " +
+               std::to_string(part.owner(report.waiting_for)) + ")";
+    return cause + " (--timeout sets the limit)";
+  }
+
+ private:
+  std::int64_t n_;
+  device_array<std::int32_t> row_ptr_, col_;
+  device_array<double> val_, inv_diag_, rhs_;
+  device_array<std::uint64_t> consumers_;
+  device_array<std::uint32_t> ticket_;
+  device_array<gpu::stall_report> stall_;
+  gpu::solve_args args_{};
+  int workgroups_ = 1;
+  gpu_event start_, stop_;
+};
+
+// The sync-free solve of `part`'s rows: on every PE for gio, on PE 0 alone for single.
+template <push_mode Mode>
+measurement measure_syncfree(const job& j, variant which, const block_cyclic& part) {
+  const options& opt = j.opt;
+  const bool distributed = which == variant::gio;
+  const bool here = distributed || j.pe == 0;
+  const int my_part = distributed ? j.pe : 0;
+  measurement m(which, Mode, distributed ? j.pes : 1, distributed ? j.gpus : 1, part.block());
+
+  // What can be wrong with the setup is found on every PE before anything is allocated.
+  std::string cause;
+  std::optional<pe_share> share;
+  if (here) {
+    try {
+      share = make_share(j.prob.L, j.prob.b, part, my_part);
+    } catch (const std::exception& e) {
+      cause = e.what();
+    }
+  }
+  apps::agree(j.comm, cause, apps::exit_usage);
+  const double x_bytes = 8.0 * part.n() * (has_ready_flags<Mode> ? 2 : 1);
+  if (distributed && x_bytes + 1024.0 * 1024 > static_cast<double>(j.heap_bytes))
+    cause = std::string(has_ready_flags<Mode> ? "x and its ready words need " : "x needs ") + gib(x_bytes) +
+            " of symmetric heap, but GIO_SYMMETRIC_SIZE is " + gib(static_cast<double>(j.heap_bytes)) +
+            ": set GIO_SYMMETRIC_SIZE to at least " + gib(x_bytes + 64.0 * 1024 * 1024);
+  apps::agree(j.comm, cause, apps::exit_usage);
+  const double bytes = here ? share_bytes(*share, distributed) + (distributed ? 0.0 : x_bytes) : 0.0;
+  require_gpu_memory(j, here, bytes, std::string("the ") + name(which) + " solve");
+
+  // gio: x (and the ready words) in the symmetric heap, where the readers' pushes land. Collective.
+  std::optional<symmetric_words> sym_x, sym_ready;
+  if (distributed) {
+    sym_x.emplace(part.n());
+    if constexpr (has_ready_flags<Mode>) sym_ready.emplace(part.n());
+    if (!sym_x->get() || (sym_ready && !sym_ready->get()))
+      apps::agree(j.comm, "the symmetric heap has no room for x (" + gib(x_bytes) + "): raise GIO_SYMMETRIC_SIZE",
+                  apps::exit_usage);
+  }
+
+  apps::or_abort(j.comm, [&] {
+    std::optional<device_array<std::uint64_t>> plain_x;
+    std::unique_ptr<syncfree_solver<Mode>> solver;
+    if (here) {
+      if (!distributed) plain_x.emplace(static_cast<std::size_t>(part.n()));
+      std::uint64_t* x = distributed ? sym_x->get() : plain_x->get();
+      solver = std::make_unique<syncfree_solver<Mode>>(*share, part, my_part, x, sym_ready ? sym_ready->get() : nullptr,
+                                                       opt, distributed ? j.pes_on_my_gpu : 1);
+      m.pushes = share->pushes;
+      m.remote_entries = share->remote_entries;
+      if (j.pe == 0 && !opt.quiet)
+        std::printf("spts: %s: %d workgroups of %u threads%s\n", name(which), solver->workgroups(), gpu::block_threads,
+                    distributed ? " on each PE" : "");
+    }
+    std::int64_t totals[2] = {m.pushes, m.remote_entries};
+    MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_INT64_T, MPI_SUM, j.comm);
+    m.pushes = totals[0], m.remote_entries = totals[1];
+
+    const int runs = opt.warmup + opt.repeats;
+    apps::progress_line progress(std::string("spts: ") + name(which) + " solves", runs, j.pe == 0 && !opt.quiet);
+    for (int r = 0; r < runs; ++r) {
+      double ms = 0;
+      std::string stall;
+      check_result mine;
+      std::vector<double> x;
+      if (here) {
+        ms = solver->run(distributed);
+        stall = solver->stall_cause(part, opt.timeout_seconds);
+        x = solver->solution();  // this PE's copy: its rows and the values pushed to it
+        if (stall.empty())
+          for (std::int32_t local = 0; local < share->rows(); ++local)
+            check_row(mine, j.prob, x.data(), part.global_row(my_part, local));
+      }
+      apps::agree(j.comm, stall.empty() ? "" : std::string(name(which)) + ": " + stall);
+      judge(j, mine, x.data(), m);
+      MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, j.comm);
+      if (r >= opt.warmup) m.ms.push_back(ms);
+      progress.update(r + 1);
+    }
+  });
+  return m;
+}
+
+measurement measure_syncfree(const job& j, variant which, const block_cyclic& part) {
+  switch (which == variant::single ? push_mode::none : j.opt.push) {
+    case push_mode::none:
+      return measure_syncfree<push_mode::none>(j, which, part);
+    case push_mode::packed:
+      return measure_syncfree<push_mode::packed>(j, which, part);
+    case push_mode::signal:
+      return measure_syncfree<push_mode::signal>(j, which, part);
+    case push_mode::fence:
+      return measure_syncfree<push_mode::fence>(j, which, part);
+    case push_mode::amo:
+      return measure_syncfree<push_mode::amo>(j, which, part);
+  }
+  throw std::logic_error("unknown push mode");
+}
+
+// ---- vendor and cpu ---------------------------------------------------------------------------
+
+measurement measure_vendor(const job& j) {
+  const lower_matrix& L = j.prob.L;
+  const bool here = j.pe == 0;
+  measurement m(variant::vendor);
+  std::string cause;
+  if (L.nnz() > std::numeric_limits<std::int32_t>::max())
+    cause = "vendor: nnz(L) = " + grouped(L.nnz()) + " does not fit the 32-bit indices the vendor solve is given";
+  apps::agree(j.comm, cause, apps::exit_usage);
+  const double n = L.n, nnz = static_cast<double>(L.nnz());
+  // CSR with the diagonal, b and x; the library's analysis keeps about as much again.
+  require_gpu_memory(j, here, 2 * (4 * (n + 1) + 12 * nnz + 16 * n), "the vendor solve");
+
+  apps::or_abort(j.comm, [&] {
+    std::optional<device_array<std::int32_t>> row_ptr, col;
+    std::optional<device_array<double>> val, b;
+    std::optional<device_array<std::uint64_t>> x;
+    std::unique_ptr<vendor_solver> solver;
+    std::string failure;
+    if (here) {
+      std::vector<std::int32_t> host_row_ptr(static_cast<std::size_t>(L.n) + 1), host_col;
+      std::vector<double> host_val;
+      host_col.reserve(static_cast<std::size_t>(L.nnz()));
+      host_val.reserve(static_cast<std::size_t>(L.nnz()));
+      for (std::int32_t row = 0; row < L.n; ++row) {
+        for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
+          host_col.push_back(L.col[k]), host_val.push_back(L.val[k]);
+        host_col.push_back(row), host_val.push_back(L.diag[row]);  // the diagonal last: columns stay sorted
+        host_row_ptr[row + 1] = static_cast<std::int32_t>(host_col.size());
+      }
+      row_ptr.emplace(host_row_ptr), col.emplace(host_col), val.emplace(host_val), b.emplace(j.prob.b);
+      x.emplace(static_cast<std::size_t>(L.n));
+      const device_csr csr{L.n, static_cast<std::int32_t>(L.nnz()), row_ptr->get(), col->get(), val->get()};
+      try {
+        solver = std::make_unique<vendor_solver>(csr, b->get(), reinterpret_cast<double*>(x->get()));
+        m.analysis_ms = solver->analysis_ms();
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+    }
+    apps::agree(j.comm, failure);
+
+    const int runs = j.opt.warmup + j.opt.repeats;
+    apps::progress_line progress("spts: vendor solves", runs, here && !j.opt.quiet);
+    std::optional<gpu_event> start, stop;
+    if (here) start.emplace(), stop.emplace();
+    for (int r = 0; r < runs; ++r) {
+      double ms = 0;
+      check_result mine;
+      std::vector<double> solution;
+      if (here) {
+        gpu::reset_kernel<<<1024, 256>>>(x->get(), L.n, gpu::unsolved, nullptr, nullptr);  // a row it skips shows
+        runtime::check_launch("reset_kernel");
+        runtime::record_event(start->id);
+        solver->solve();
+        runtime::record_event(stop->id);
+        ms = runtime::elapsed_ms(start->id, stop->id);
+        solution = as_doubles(x->download());
+        for (std::int32_t row = 0; row < L.n; ++row) check_row(mine, j.prob, solution.data(), row);
+      }
+      judge(j, mine, solution.data(), m);
+      MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, j.comm);
+      if (r >= j.opt.warmup) m.ms.push_back(ms);
+      progress.update(r + 1);
+    }
+  });
+  return m;
+}
+
+measurement measure_cpu(const job& j) {
+  measurement m(variant::cpu, push_mode::none, 1, 0);
+  const int runs = j.opt.warmup + j.opt.repeats;
+  apps::progress_line progress("spts: cpu solves", runs, j.pe == 0 && !j.opt.quiet);
+  for (int r = 0; r < runs; ++r) {
+    double ms = 0;
+    check_result mine;
+    std::vector<double> x;
+    if (j.pe == 0) {
+      const clock_type::time_point start = clock_type::now();
+      x = solve_serial(j.prob.L, j.prob.b);
+      ms = 1e3 * seconds_since(start);
+      for (std::int32_t row = 0; row < j.prob.L.n; ++row) check_row(mine, j.prob, x.data(), row);
+    }
+    judge(j, mine, x.data(), m);
+    MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, j.comm);
+    if (r >= j.opt.warmup) m.ms.push_back(ms);
+    progress.update(r + 1);
+  }
+  return m;
+}
+
+// ---- input and output -------------------------------------------------------------------------
+
+problem load_problem(const options& opt, int pe, int pes_on_node) {
+  problem p;
+  const clock_type::time_point start = clock_type::now();
+  if (opt.generator) {
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads =
+        opt.generator_threads ? opt.generator_threads : std::max(1u, hardware / std::max(pes_on_node, 1));
+    if (pe == 0 && !opt.quiet) std::printf("spts: generating %s ...\n", opt.input_name().c_str()), std::fflush(stdout);
+    p.L = generate(*opt.generator, opt.seed, threads);
+    p.origin = std::string("generated, seed ") + std::to_string(opt.seed) + ": " + info(opt.generator->id).model +
+               "; off-diagonal values in +-[0.1, 1), dominant diagonal 1 + sum |l_ij|";
+  } else {
+    if (pe == 0 && !opt.quiet) std::printf("spts: reading %s ...\n", opt.matrix_path.c_str()), std::fflush(stdout);
+    matrix_market_input in = read_matrix_market(opt.matrix_path, {opt.lower_of_general, opt.seed});
+    p.L = std::move(in.L);
+    p.origin = in.origin;
+  }
+  p.b = make_rhs(p.L);
+  p.reference = solve_serial(p.L, p.b);
+  if (pe == 0 && !opt.quiet) std::printf("spts: input ready in %.1f s\n", seconds_since(start));
+  return p;
+}
+
+const std::vector<std::string> csv_columns{"matrix",      "rows",
+                                           "nnz",         "levels",
+                                           "parallelism", "variant",
+                                           "push",        "pes",
+                                           "gpus",        "gpu",
+                                           "block",       "repeats",
+                                           "median_ms",   "min_ms",
+                                           "max_ms",      "gflops",
+                                           "residual",    "max_rel_difference",
+                                           "pushes",      "remote_entries",
+                                           "analysis_ms"};
+
+void report(const job& j, const matrix_stats& stats, const measurement& m, const std::vector<measurement>& earlier,
+            apps::csv_appender* csv) {
+  if (j.pe != 0) return;
+  const double median = m.median();
+  const double gflops = 2.0 * static_cast<double>(stats.nnz) / (median * 1e-3) / 1e9;
+  std::string speedups;
+  for (variant baseline : {variant::vendor, variant::single}) {
+    std::string cell = "-";
+    for (const measurement& e : earlier)
+      if (e.which == baseline && e.which != m.which) cell = format("%.2fx", e.median() / median);
+    char text[16];
+    std::snprintf(text, sizeof text, " %10s", cell.c_str());
+    speedups += text;
+  }
+  std::printf("%-8s %4d %4d %12.4f %12.4f %12.4f %9.2f %10.2e%s\n", name(m.which), m.pes, m.gpus, median, m.fastest(),
+              m.slowest(), gflops, m.residual, speedups.c_str());
+  if (m.which == variant::gio)
+    std::printf("         push %s, block %s rows: %s x values pushed per solve, %s of %s entries read a remote row\n",
+                name(m.push), grouped(m.block).c_str(), grouped(m.pushes).c_str(), grouped(m.remote_entries).c_str(),
+                grouped(j.prob.L.strict_nnz()).c_str());
+  if (m.which == variant::vendor)
+    std::printf("         %s, analysis %.3f ms (not in the solve time)\n", vendor_solver::name(), m.analysis_ms);
+  std::fflush(stdout);
+  if (!csv) return;
+  auto number = [](double v, const char* pattern = "%.6g") {
+    return std::isnan(v) ? std::string() : format(pattern, v);
+  };
+  csv->row({j.opt.input_name(),
+            std::to_string(stats.rows),
+            std::to_string(stats.nnz),
+            std::to_string(stats.levels),
+            number(stats.parallelism),
+            name(m.which),
+            name(m.push),
+            std::to_string(m.pes),
+            std::to_string(m.gpus),
+            m.which == variant::cpu ? "cpu" : j.gpu_name,
+            std::to_string(m.block),
+            std::to_string(m.ms.size()),
+            number(median),
+            number(m.fastest()),
+            number(m.slowest()),
+            number(gflops),
+            number(m.residual, "%.3e"),
+            number(m.difference, "%.3e"),
+            std::to_string(m.pushes),
+            std::to_string(m.remote_entries),
+            number(m.analysis_ms)});
+}
+
+// ---- the program ------------------------------------------------------------------------------
+
+int run(int argc, char** argv, MPI_Comm comm) {
+  int pe = 0, pes = 1;
+  MPI_Comm_rank(comm, &pe);
+  MPI_Comm_size(comm, &pes);
+
+  std::optional<options> parsed;
+  std::string cause;
+  try {
+    parsed = parse_options(argc, argv);
+    if (!parsed) {
+      if (pe == 0) std::fputs(spts_help().c_str(), stdout);
+      return 0;
+    }
+  } catch (const apps::usage_error& e) {
+    cause = std::string(e.what()) + " (spts --help lists the options)";
+  }
+  apps::agree(comm, cause, apps::exit_usage);
+  const options& opt = *parsed;
+
+  // gio first: it picks this PE's GPU, and every variant runs on that GPU.
+  try {
+    gio::shmem_init();
+  } catch (const std::exception& e) {
+    cause = e.what();
+  }
+  apps::agree(comm, cause);
+  // Ends gio on every PE, also when a failure every PE agreed on unwinds run() (a PE that aborts
+  // the job never gets here).
+  struct gio_session {
+    ~gio_session() {
+      try {
+        gio::shmem_finalize();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "spts: %s\n", e.what());
+      }
+    }
+  } session;
+  const gio::runtime_report rt = gio::shmem_runtime_report();
+  runtime::set_device(rt.gpu);
+  int pes_on_my_gpu = 0;
+  for (int other = 0; other < pes; ++other)
+    pes_on_my_gpu += other == pe || (gio::shmem_peer_report(other).caps & gio::peer_same_device) != 0;
+  int gpus = rt.node_pe == 0 ? std::min(rt.node_pes, runtime::device_count()) : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &gpus, 1, MPI_INT, MPI_SUM, comm);
+
+  std::optional<problem> prob;
+  int input_status = apps::exit_usage;
+  try {
+    prob = load_problem(opt, pe, rt.node_pes);
+  } catch (const input_error& e) {
+    cause = e.what();
+  } catch (const std::invalid_argument& e) {
+    cause = e.what();
+  } catch (const std::exception& e) {
+    cause = std::string("loading the input: ") + e.what();
+    input_status = apps::exit_failure;
+  }
+  apps::agree(comm, cause, input_status);
+
+  matrix_stats stats;
+  if (pe == 0) {
+    stats = analyse(prob->L);
+    std::printf("spts: %s (%s)\n", opt.input_name().c_str(), prob->origin.c_str());
+    std::printf("spts: %s rows, %s nnz(L), %s levels, parallelism %s rows/level, longest row %s, densest column %s\n",
+                grouped(stats.rows).c_str(), grouped(stats.nnz).c_str(), grouped(stats.levels).c_str(),
+                format("%.1f", stats.parallelism).c_str(), grouped(stats.max_row_nnz).c_str(),
+                grouped(stats.max_column_nnz).c_str());
+    std::printf("spts: %d PE%s on %d GPU%s (%s), %d warm-up and %d timed solves per variant\n", pes, pes > 1 ? "s" : "",
+                gpus, gpus > 1 ? "s" : "", rt.gpu_name.c_str(), opt.warmup, opt.repeats);
+    if (!opt.save_path.empty()) {
+      try {
+        write_matrix_market(prob->L, opt.save_path);
+        std::printf("spts: wrote L to %s\n", opt.save_path.c_str());
+      } catch (const input_error& e) {
+        cause = e.what();
+      }
+    }
+  }
+  apps::agree(comm, cause, apps::exit_usage);
+
+  std::unique_ptr<apps::csv_appender> csv;
+  if (pe == 0 && !opt.csv_path.empty()) {
+    try {
+      csv = std::make_unique<apps::csv_appender>(opt.csv_path, csv_columns);
+    } catch (const std::exception& e) {
+      cause = e.what();
+    }
+  }
+  apps::agree(comm, cause, apps::exit_usage);
+
+  const job j{comm, pe, pes, gpus, pes_on_my_gpu, rt.gpu_name, rt.heap_size, opt, *prob};
+  if (pe == 0)
+    std::printf("%-8s %4s %4s %12s %12s %12s %9s %10s %10s %10s\n", "variant", "PEs", "GPUs", "median ms", "min ms",
+                "max ms", "GFLOP/s", "residual", "vs vendor", "vs single");
+  std::vector<measurement> done;
+  for (const variant v : opt.variants) {
+    if (v == variant::cpu) done.push_back(measure_cpu(j));
+    if (v == variant::vendor) done.push_back(measure_vendor(j));
+    if (v == variant::single) done.push_back(measure_syncfree(j, v, block_cyclic(prob->L.n, prob->L.n, 1)));
+    if (v == variant::gio) {
+      std::optional<block_cyclic> part;
+      try {
+        part.emplace(prob->L.n, opt.block > 0 ? opt.block : default_block(prob->L.n, pes), pes);
+      } catch (const std::invalid_argument& e) {
+        cause = e.what();
+      }
+      apps::agree(comm, cause, apps::exit_usage);
+      done.push_back(measure_syncfree(j, v, *part));
+    }
+    report(j, stats, done.back(), done, csv.get());
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace spts
+
+int main(int argc, char** argv) {
+  return apps::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED,
+                            [&](MPI_Comm comm) { return spts::run(argc, argv, comm); });
+}

@@ -1,0 +1,96 @@
+#include "options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "common/options.hpp"
+
+namespace spts {
+namespace {
+
+std::optional<options> parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "spts");
+  return parse_options(static_cast<int>(args.size()), args.data());
+}
+
+TEST(Options, Defaults) {
+  const options o = *parse({"--gen", "road_usa:0.01"});
+  EXPECT_EQ(o.variants, (std::vector<variant>{variant::vendor, variant::single, variant::gio}));
+  EXPECT_EQ(o.push, push_mode::packed);
+  EXPECT_EQ(o.input_name(), "road_usa:0.01");
+  EXPECT_EQ(o.repeats, 10);
+  EXPECT_EQ(o.warmup, 2);
+  EXPECT_EQ(o.block, 0);
+}
+
+TEST(Options, EveryOptionIsApplied) {
+  // clang-format off
+  const options o = *parse({"--matrix", "dir/L.mtx", "--tril", "--seed", "7", "--variant", "gio,cpu,gio",
+                            "--push", "fence", "--block", "128", "--rows-per-ticket", "32",
+                            "--entries-per-lane", "8", "--workgroups", "100", "--warmup", "0", "--repeats", "3",
+                            "--timeout", "2.5", "--gen-threads", "4", "--csv", "out.csv", "--save", "copy.mtx",
+                            "--quiet"});
+  // clang-format on
+  EXPECT_EQ(o.matrix_path, "dir/L.mtx");
+  EXPECT_EQ(o.input_name(), "L.mtx");
+  EXPECT_TRUE(o.lower_of_general);
+  EXPECT_EQ(o.seed, 7u);
+  EXPECT_EQ(o.variants, (std::vector<variant>{variant::cpu, variant::gio}));  // baselines first, no repeats
+  EXPECT_EQ(o.push, push_mode::fence);
+  EXPECT_EQ(o.block, 128);
+  EXPECT_EQ(o.rows_per_ticket, 32);
+  EXPECT_EQ(o.entries_per_lane, 8);
+  EXPECT_EQ(o.workgroups, 100);
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(o.repeats, 3);
+  EXPECT_DOUBLE_EQ(o.timeout_seconds, 2.5);
+  EXPECT_EQ(o.generator_threads, 4u);
+  EXPECT_EQ(o.csv_path, "out.csv");
+  EXPECT_EQ(o.save_path, "copy.mtx");
+  EXPECT_TRUE(o.quiet);
+  EXPECT_TRUE(o.wants(variant::gio));
+  EXPECT_FALSE(o.wants(variant::vendor));
+}
+
+TEST(Options, HelpStopsParsing) { EXPECT_FALSE(parse({"--gen", "road_usa", "--help", "--bogus"}).has_value()); }
+
+TEST(Options, BadInputIsAUsageError) {
+  const std::vector<std::vector<const char*>> bad{
+      {},                                          // no input
+      {"--gen", "road_usa", "--matrix", "L.mtx"},  // two inputs
+      {"--gen", "road_usa", "--tril"},             // --tril without a file
+      {"--gen", "roads"},
+      {"--gen", "road_usa", "--variant", "gpu"},
+      {"--gen", "road_usa", "--variant", ""},
+      {"--gen", "road_usa", "--push", "none"},
+      {"--gen", "road_usa", "--block", "0"},
+      {"--gen", "road_usa", "--repeats", "0"},
+      {"--gen", "road_usa", "--rows-per-ticket", "65537"},
+      {"--gen", "road_usa", "--timeout", "-1"},
+      {"--gen", "road_usa", "--bogus"},
+      {"--gen"},
+  };
+  for (const auto& args : bad) EXPECT_THROW(parse(args), apps::usage_error) << (args.empty() ? "" : args.back());
+}
+
+TEST(Options, HelpExplainsEveryOptionAndClass) {
+  const std::string help = spts_help();
+  for (const char* option : {"--matrix", "--tril", "--gen", "--seed", "--variant", "--push", "--block",
+                             "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
+                             "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--help"})
+    EXPECT_NE(help.find(option), std::string::npos) << option;
+  for (const auto& c : matrix_classes()) EXPECT_NE(help.find(c.name), std::string::npos) << c.name;
+  for (const char* mode : {"packed", "signal", "fence", "amo"}) EXPECT_NE(help.find(mode), std::string::npos) << mode;
+  EXPECT_NE(help.find("Exit status"), std::string::npos);
+}
+
+TEST(Variants, NamesRoundTrip) {
+  for (variant v : {variant::cpu, variant::vendor, variant::single, variant::gio}) EXPECT_EQ(parse_variant(name(v)), v);
+  for (push_mode m : {push_mode::packed, push_mode::signal, push_mode::fence, push_mode::amo})
+    EXPECT_EQ(parse_push_mode(name(m)), m);
+  EXPECT_THROW(parse_push_mode("none"), std::invalid_argument);  // the single variant's, not a choice
+}
+
+}  // namespace
+}  // namespace spts

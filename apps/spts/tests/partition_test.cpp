@@ -1,0 +1,119 @@
+#include "partition.hpp"
+
+#include <gtest/gtest.h>
+
+#include "generators.hpp"
+#include "test_matrices.hpp"
+
+namespace spts {
+namespace {
+
+TEST(BlockCyclic, Ownership) {
+  const block_cyclic part(10, 3, 2);  // blocks {0,1,2} {3,4,5} {6,7,8} {9}
+  const std::vector<int> owners{0, 0, 0, 1, 1, 1, 0, 0, 0, 1};
+  for (std::int32_t row = 0; row < 10; ++row) EXPECT_EQ(part.owner(row), owners[row]) << row;
+  EXPECT_EQ(part.local_rows(0), 6);
+  EXPECT_EQ(part.local_rows(1), 4);
+  EXPECT_EQ(part.global_row(1, 3), 9);
+  EXPECT_EQ(part.local_index(9), 3);
+}
+
+TEST(BlockCyclic, LocalAndGlobalIndicesAreInverse) {
+  for (const auto& [n, block, pes] : {std::tuple{1000, 7, 3}, std::tuple{1000, 1, 4}, std::tuple{64, 16, 4},
+                                      std::tuple{65, 16, 4}, std::tuple{5, 5, 1}}) {
+    const block_cyclic part(n, block, pes);
+    std::int32_t total = 0;
+    for (int pe = 0; pe < pes; ++pe) {
+      std::int32_t previous = -1;
+      for (std::int32_t local = 0; local < part.local_rows(pe); ++local) {
+        const std::int32_t row = part.global_row(pe, local);
+        ASSERT_LT(row, n);
+        ASSERT_GT(row, previous);  // each PE's rows in increasing global order
+        ASSERT_EQ(part.owner(row), pe);
+        ASSERT_EQ(part.local_index(row), local);
+        previous = row;
+      }
+      total += part.local_rows(pe);
+    }
+    EXPECT_EQ(total, n);
+  }
+}
+
+TEST(BlockCyclic, RejectsBadShapes) {
+  EXPECT_THROW(block_cyclic(10, 3, 0), std::invalid_argument);
+  EXPECT_THROW(block_cyclic(10, 0, 2), std::invalid_argument);
+  EXPECT_THROW(block_cyclic(100000, 1, max_pes + 1), std::invalid_argument);
+  try {
+    block_cyclic(10, 4, 4);  // 3 blocks
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("too many PEs: 4 PEs but only 3 blocks"), std::string::npos) << e.what();
+  }
+}
+
+TEST(BlockCyclic, DefaultBlock) {
+  EXPECT_EQ(default_block(100, 4), 32);
+  EXPECT_EQ(default_block(24000000, 2), 16384);
+  EXPECT_EQ(default_block(320000, 4), 5000);
+}
+
+TEST(Share, Figure9OnTwoPes) {
+  // Blocks of 2 rows: PE 0 owns rows 0, 1, 4; PE 1 owns rows 2, 3.
+  const lower_matrix L = testing::figure9();
+  const std::vector<double> b = make_rhs(L);
+  const block_cyclic part(5, 2, 2);
+  const pe_share zero = make_share(L, b, part, 0), one = make_share(L, b, part, 1);
+  EXPECT_EQ(zero.row_ptr, (std::vector<std::int32_t>{0, 0, 0, 2}));
+  EXPECT_EQ(zero.col, (std::vector<std::int32_t>{1, 3}));
+  EXPECT_EQ(zero.diag, (std::vector<double>{2.0, 4.0, 5.0}));
+  EXPECT_EQ(zero.rhs, (std::vector<double>{b[0], b[1], b[4]}));
+  EXPECT_EQ(one.row_ptr, (std::vector<std::int32_t>{0, 1, 2}));
+  EXPECT_EQ(one.col, (std::vector<std::int32_t>{0, 0}));
+  // x0 is read by rows 2 and 3 (PE 1); x1 by row 4 (PE 0 itself); x3 by row 4 (PE 0).
+  EXPECT_EQ(zero.consumers, (std::vector<std::uint64_t>{0b10, 0, 0}));
+  EXPECT_EQ(one.consumers, (std::vector<std::uint64_t>{0, 0b01}));
+  EXPECT_EQ(zero.remote_entries, 1);  // row 4 reads x3
+  EXPECT_EQ(one.remote_entries, 2);
+  EXPECT_EQ(zero.pushes + one.pushes, 2);
+}
+
+TEST(Share, ConsumersMatchABruteForceCount) {
+  const lower_matrix L = generate(parse_generator_spec("asic_320ks:0.01"), 4, 2);
+  const std::vector<double> b = make_rhs(L);
+  const block_cyclic part(L.n, 37, 3);
+  std::int64_t entries = 0;
+  for (int pe = 0; pe < 3; ++pe) {
+    const pe_share share = make_share(L, b, part, pe);
+    ASSERT_EQ(share.rows(), part.local_rows(pe));
+    entries += static_cast<std::int64_t>(share.col.size());
+    for (std::int32_t local = 0; local < share.rows(); ++local) {
+      const std::int32_t column = part.global_row(pe, local);
+      std::uint64_t readers = 0;
+      for (std::int32_t row = column + 1; row < L.n; ++row)
+        for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
+          if (L.col[k] == column && part.owner(row) != pe) readers |= std::uint64_t{1} << part.owner(row);
+      ASSERT_EQ(share.consumers[local], readers) << "row " << column;
+    }
+  }
+  EXPECT_EQ(entries, L.strict_nnz());
+}
+
+TEST(Share, OwnedResidualsAddUpToTheWhole) {
+  const lower_matrix L = generate(parse_generator_spec("road_central:0.0005"), 4, 2);
+  const std::vector<double> b = make_rhs(L);
+  std::vector<double> x = solve_serial(L, b);
+  x[100] *= 1.001;  // a visible residual
+  const block_cyclic part(L.n, 64, 4);
+  residual_sums sum;
+  for (int pe = 0; pe < 4; ++pe) {
+    const residual_sums part_sums = residual_over_owned_rows(L, x.data(), b, part, pe);
+    sum.residual_sq += part_sums.residual_sq;
+    sum.rhs_sq += part_sums.rhs_sq;
+  }
+  const residual_sums whole = residual_over_all_rows(L, x, b);
+  EXPECT_NEAR(sum.relative(), whole.relative(), 1e-12 * whole.relative());
+  EXPECT_GT(whole.relative(), residual_tolerance);
+}
+
+}  // namespace
+}  // namespace spts

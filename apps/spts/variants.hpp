@@ -1,0 +1,29 @@
+// The solve variants and push mechanisms the program measures, with the names the command line
+// and the CSV use. Plain C++: the options (CPU) and the kernels (GPU) share these.
+#pragma once
+#include <string>
+
+namespace spts {
+
+enum class variant { cpu, vendor, single, gio };
+
+// How a solved x value reaches the PEs that read it (gio variant). solve_kernel.hpp has the calls.
+enum class push_mode : int {
+  none,    // one PE: no pushes (the `single` variant)
+  packed,  // shmem_p of the 8-byte x word: value and ready flag in one store
+  signal,  // shmem_put_signal: x, then a separate ready word at the consumer
+  fence,   // shmem_p of x to each consumer, one shmem_fence, shmem_p of the ready word
+  amo,     // shmem_atomic_set of the packed word (the transport's atomic path)
+};
+
+// Modes that keep a ready word per x entry (else the unsolved bit pattern of x is the flag).
+template <push_mode M>
+inline constexpr bool has_ready_flags = M == push_mode::signal || M == push_mode::fence;
+
+const char* name(variant v);
+const char* name(push_mode m);
+// Throw std::invalid_argument listing the accepted names.
+variant parse_variant(const std::string& text);
+push_mode parse_push_mode(const std::string& text);  // packed, signal, fence or amo
+
+}  // namespace spts
