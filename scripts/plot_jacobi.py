@@ -165,8 +165,8 @@ def plot(rows, out):
         ax.set_title("%s points per GPU" % size_label(p))
         ax.set_xlabel("GPUs")
         ax.set_xticks(devices)
-        ax.set_ylabel("us per iteration")
-        ax.set_ylim(bottom=0)
+        ax.set_ylabel("us per iteration (log scale)")
+        ax.set_yscale("log")  # the time-sliced 2-PEs-per-GPU and CPU rows are 10-100x the others
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=8)
     fig.tight_layout()
