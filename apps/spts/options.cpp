@@ -98,7 +98,7 @@ apps::option_parser make_parser(options* o) {
           "rows per block of the block-cyclic distribution (gio); default: n / (16 PEs),\n"
           "clamped to [32, 16384]",
           [&](const std::string& v) { opt.block = positive_int("--block", v); });
-  p.value("--rows-per-ticket", "N", "consecutive rows a wavefront takes at a time (default 64, at most 65536)",
+  p.value("--rows-per-ticket", "N", "consecutive rows a wavefront takes at a time (default 32, at most 65536)",
           [&](const std::string& v) {
             // Bounded so that the ticket counter (32 bits) cannot wrap while every wave takes one more.
             opt.rows_per_ticket = positive_int("--rows-per-ticket", v, 65536);

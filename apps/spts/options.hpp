@@ -20,7 +20,9 @@ struct options {
   std::vector<variant> variants{variant::vendor, variant::single, variant::gio};  // run in this order
   push_mode push = push_mode::packed;
   std::int32_t block = 0;  // 0: default_block(n, PEs)
-  std::int32_t rows_per_ticket = 64;
+  // One 32-row sub-chunk: a wave solves its ticket's sub-chunks one after another, so a longer
+  // ticket chains them (docs/spts.md, "Ticket size").
+  std::int32_t rows_per_ticket = 32;
   std::int32_t entries_per_lane = 4;
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it
   int warmup = 2;
