@@ -98,7 +98,26 @@ apps::option_parser make_parser(options* o) {
           "rows per block of the block-cyclic distribution (gio); default: n / (16 PEs),\n"
           "clamped to [32, 16384]",
           [&](const std::string& v) { opt.block = positive_int("--block", v); });
-  p.value("--rows-per-ticket", "N", "consecutive rows a wavefront takes at a time (default 32, at most 65536)",
+  p.value("--kernel", "KIND",
+          "the solve kernel of single and gio (default auto):\n"
+          "rounds  a wavefront solves a ticket's rows a sub-chunk of up to one wavefront at\n"
+          "        a time, 1 to 64 lanes per row (any row length)\n"
+          "slots   every lane holds 4 rows of its own and refills a slot as soon as its row\n"
+          "        is solved (rows of at most 16 entries: road networks, circuits)\n"
+          "auto    slots when every row has at most 16 strictly lower entries, else rounds",
+          [&](const std::string& v) {
+            if (v == "auto")
+              opt.kernel = kernel_choice::automatic;
+            else if (v == "rounds")
+              opt.kernel = kernel_choice::rounds;
+            else if (v == "slots")
+              opt.kernel = kernel_choice::slots;
+            else
+              throw apps::usage_error("--kernel: unknown kernel '" + v + "' (auto, rounds or slots)");
+          });
+  p.value("--rows-per-ticket", "N",
+          "consecutive rows a wavefront takes at a time (at most 65536; default 32 with\n"
+          "the rounds kernel, 4 x 4 x the wavefront's width with slots: 512 on NVIDIA)",
           [&](const std::string& v) {
             // Bounded so that the ticket counter (32 bits) cannot wrap while every wave takes one more.
             opt.rows_per_ticket = positive_int("--rows-per-ticket", v, 65536);
@@ -107,6 +126,12 @@ apps::option_parser make_parser(options* o) {
           "most entries of a row one lane reads: a row gets the fewest lanes (a power\n"
           "of two up to the wavefront) that keeps to it (default 4)",
           [&](const std::string& v) { opt.entries_per_lane = positive_int("--entries-per-lane", v); });
+  p.value("--backoff", "NS",
+          "slots kernel: a wavefront that solved nothing in a round sleeps, 32 ns after\n"
+          "the first such round, doubling up to NS (default 256; 0: never sleeps)",
+          [&](const std::string& v) {
+            opt.backoff_ns = static_cast<std::int32_t>(std::min<std::int64_t>(apps::parse_non_negative("--backoff", v), 1'000'000));
+          });
   p.value("--workgroups", "N",
           "workgroups of the solve kernel (default: as many as fit on the GPU at once,\n"
           "divided among the PEs that share it)",
@@ -145,6 +170,18 @@ apps::option_parser make_parser(options* o) {
 }
 
 }  // namespace
+
+const char* name(kernel_choice k) {
+  switch (k) {
+    case kernel_choice::automatic:
+      return "auto";
+    case kernel_choice::rounds:
+      return "rounds";
+    case kernel_choice::slots:
+      return "slots";
+  }
+  return "?";
+}
 
 std::string options::input_name() const {
   if (generator) return to_string(*generator);

@@ -12,6 +12,11 @@
 
 namespace spts {
 
+// Which solve kernel runs (docs/spts.md, "The kernel"): `automatic` takes the slots kernel when
+// no row has more than gpu::slots_max_row strictly lower entries, else the rounds kernel.
+enum class kernel_choice { automatic, rounds, slots };
+const char* name(kernel_choice k);
+
 struct options {
   std::string matrix_path;                  // --matrix
   bool lower_of_general = false;            // --tril
@@ -20,10 +25,13 @@ struct options {
   std::vector<variant> variants{variant::vendor, variant::single, variant::gio};  // run in this order
   push_mode push = push_mode::packed;
   std::int32_t block = 0;  // 0: default_block(n, PEs)
-  // One 32-row sub-chunk: a wave solves its ticket's sub-chunks one after another, so a longer
-  // ticket chains them (docs/spts.md, "Ticket size").
-  std::int32_t rows_per_ticket = 32;
+  kernel_choice kernel = kernel_choice::automatic;
+  // 0: the kernel's default. Rounds kernel: one 32-row sub-chunk (a wave solves its ticket's
+  // sub-chunks one after another, so a longer ticket chains them; docs/spts.md, "Ticket size").
+  // Slots kernel: four rows per slot of a wave (gpu::slots_rows_per_ticket).
+  std::int32_t rows_per_ticket = 0;
   std::int32_t entries_per_lane = 4;
+  std::int32_t backoff_ns = 256;  // slots kernel: longest sleep of a wave that solved nothing
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it
   int warmup = 2;
   int repeats = 10;

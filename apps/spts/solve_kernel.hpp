@@ -1,6 +1,8 @@
-// The synchronisation-free triangular solve on the GPU (Liu et al., GIO §6.4), one kernel for the
-// one-GPU (`single`) and the distributed (`gio`) variants. Compiled by nvcc or hipcc; vendor-neutral
-// through gio's platform layer. docs/spts.md explains the design; in short:
+// The synchronisation-free triangular solve on the GPU (Liu et al., GIO §6.4), for the one-GPU
+// (`single`) and the distributed (`gio`) variants. Compiled by nvcc or hipcc; vendor-neutral
+// through gio's platform layer. Two kernels: solve_kernel ("rounds", any row length: this comment)
+// and solve_slots_kernel ("slots", rows of at most slots_max_row entries: its own comment below).
+// docs/spts.md explains the design; in short:
 //
 // * Work. Each wavefront takes a ticket of consecutive rows of its PE (one atomicAdd) and solves
 //   them in sub-chunks: up to wave_size rows at a time, `group` lanes per row, where `group` is the
@@ -68,6 +70,7 @@ struct solve_args {
   std::int32_t rows_per_ticket;
   std::int32_t entries_per_lane;
   std::uint64_t timeout_ns;
+  std::uint32_t backoff_ns;  // slots kernel: longest sleep of a wave that solved nothing (0: none)
 };
 
 namespace detail {
@@ -131,6 +134,23 @@ GIO_DEVICE void publish(const solve_args& a, const gio::ctx* ctx, std::int32_t r
       }
     }
   }
+}
+
+// Called by one lane of a wave that has solved nothing for a while (`stalled_since`: 0, or when
+// that began): whether the wave must stop, because another wave gave up or because it has waited
+// longer than timeout_ns itself (then the first wave to give up reports what it holds).
+GIO_DEVICE bool should_stop(const solve_args& a, std::uint64_t& stalled_since, std::int32_t first_row,
+                            std::int32_t rows, std::int32_t waiting_for) {
+  const std::uint64_t now = platform::timer_ns();
+  if (stalled_since == 0) stalled_since = now;
+  if (platform::ld_relaxed_sys(&a.stall->stalled) != 0) return true;
+  if (now - stalled_since <= a.timeout_ns) return false;
+  if (atomicCAS(&a.stall->stalled, 0, 1) == 0) {
+    a.stall->first_row = first_row;
+    a.stall->rows = rows;
+    a.stall->waiting_for = waiting_for;
+  }
+  return true;
 }
 
 }  // namespace detail
@@ -290,25 +310,260 @@ __global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio:
         // wave gave up. Checked every 64 idle rounds (a global load on the polling path costs a
         // round trip); one lane decides, so the whole wave leaves together.
         if (++idle_rounds % 64 != 0) continue;
-        if (lane == 0) {
-          const std::uint64_t now = platform::timer_ns();
-          if (stalled_since == 0) stalled_since = now;
-          std::int32_t stop = platform::ld_relaxed_sys(&a.stall->stalled) != 0;
-          if (!stop && now - stalled_since > a.timeout_ns) {
-            stop = 1;
-            if (atomicCAS(&a.stall->stalled, 0, 1) == 0) {
-              a.stall->first_row = first_global;
-              a.stall->rows = count;
-              a.stall->waiting_for = ws.waiting_for;
-            }
-          }
-          ws.stop = stop;
-        }
+        if (lane == 0) ws.stop = should_stop(a, stalled_since, first_global, count, ws.waiting_for);
         platform::wave_barrier();
         if (ws.stop) return;
       }
       platform::wave_barrier();  // the sub-chunk's shared state is read; the next may reset it
       start += count;
+    }
+  }
+  if constexpr (Mode != push_mode::none)
+    if (pushed) gio::shmem_quiet(*ctx);  // this thread's pushes complete before the kernel ends
+}
+
+// ---- the slots kernel: rows of at most slots_max_row entries (road networks, circuits) ----------
+//
+// Each lane holds up to slots_per_lane rows of its own in *slots*: per slot the row, a cursor to
+// its first unread entry and that entry's column, and b minus the sum of the entries read so far,
+// all in registers. Every round each lane, for every occupied slot, polls the x word of the first
+// unread entry only (one load in flight per slot, none for a solved entry twice); when it is
+// solved the lane reads on through the row, a batch of loads at a time, until an unsolved entry
+// or the end, where it solves the row (x = (b - sum) * inv_diag), publishes it and frees the slot.
+// A lane re-fills its free slots from the wave's ticket (rows_per_ticket consecutive rows), lanes
+// taking the ticket's rows in increasing order with a shared-memory atomicAdd; when the ticket is
+// used up and a lane has a free slot, lane 0 takes the next ticket. No barrier over a ticket: a
+// blocked row holds only its own slot. A row's dependency solved by the same lane earlier in the
+// round is forwarded in a register; any other is read from x in global memory (a lane's loads
+// after its own store see it). A wave that solved nothing in a round sleeps briefly (longer the
+// longer it waits, up to solve_args::backoff_ns) to take polls off L2.
+//
+// Progress: a PE hands out its rows in increasing order (tickets in order, a ticket's rows in
+// order), every dependency is a smaller row, and a lane never spins: it only polls, once per slot
+// and round. Take the smallest unsolved row r of all PEs: everything it reads is solved. If r is in
+// a slot, its lane reads its entries within a round or two and solves it. If r is in a wave's
+// ticket but in no slot, every row in that wave's slots was handed out before r, so is smaller and
+// solved: its slots free up and r is put in one. If r is in no ticket yet, every row handed out by
+// its PE is smaller and solved, so the waves' slots and tickets empty and one of them takes r's
+// ticket (a wave leaves only when its PE has no rows left and its slots are empty). As with the
+// rounds kernel, an ordinary launch suffices.
+
+inline constexpr int slots_per_lane = 4;
+// Longest row (strictly lower entries) the host gives the slots kernel; longer rows want more
+// than one lane (the rounds kernel).
+inline constexpr std::int32_t slots_max_row = 16;
+// The default ticket: four rows per slot of a wave, 512 rows on NVIDIA (the schedule replay's best
+// with the waves resident on an H100/H200; docs/spts.md, "Ticket size").
+inline constexpr std::int32_t slots_rows_per_ticket = 4 * static_cast<std::int32_t>(detail::wave_size) * slots_per_lane;
+inline constexpr unsigned slots_backoff_min_ns = 32;  // the first quiet round's sleep; doubles up to solve_args::backoff_ns
+
+namespace detail {
+
+// What the lanes of one wave of the slots kernel share. Lanes write the round's flags; lane 0 reads
+// and clears them between the round's two barriers and leaves its decisions in `advanced`/`leave`.
+struct slots_wave {
+  volatile std::int32_t next, last;  // the wave's ticket rows not yet in a slot: [next, last)
+  volatile std::int32_t hungry;      // a lane had a free slot and no row for it
+  volatile std::int32_t busy;        // a lane holds a row after the round
+  volatile std::int32_t progress;    // a lane solved a row in the round
+  volatile std::int32_t drained;     // the PE's ticket counter is past its rows
+  volatile std::int32_t advanced;    // lane 0's decision: the wave solved a row or took a ticket
+  volatile std::int32_t leave;       // lane 0's decision: 1 done, 2 stalled
+  volatile std::uint64_t waiting;    // (global row << 32) | column, of a row seen blocked (stall report)
+};
+
+// The x word of column c if it is solved, else `unsolved` (flag modes: the ready word, then x
+// after an acquire fence).
+template <push_mode Mode>
+GIO_DEVICE std::uint64_t poll_x(const solve_args& a, std::int32_t c) {
+  if constexpr (has_ready_flags<Mode>) {
+    if (platform::ld_relaxed_sys(a.ready + c) == 0) return unsolved;
+    platform::fence_acq_rel_system();
+  }
+  return platform::ld_relaxed_sys(a.x + c);
+}
+
+}  // namespace detail
+
+template <push_mode Mode>
+__global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a, gio::device_handle handle) {
+  using namespace detail;
+  constexpr int slots = slots_per_lane;
+  __shared__ slots_wave waves[waves_per_block];
+  __shared__ gio::ctx ctx_storage;
+  const gio::ctx* ctx = nullptr;
+  if constexpr (Mode != push_mode::none) ctx = &gio::ctx_create_wg(handle, ctx_storage);  // whole workgroup
+  (void)handle;
+
+  const unsigned lane = platform::lane();
+  slots_wave& ws = waves[platform::thread_in_wg() / wave_size];
+  if (lane == 0) {
+    ws.next = 0, ws.last = 0, ws.hungry = 0, ws.busy = 0, ws.progress = 0, ws.drained = 0;
+    ws.advanced = 0, ws.leave = 0, ws.waiting = ~std::uint64_t{0};
+  }
+  platform::wave_barrier();
+
+  // The slots (indices are compile-time constants after unrolling, so they live in registers).
+  std::int32_t row[slots];     // local row, -1: free
+  std::int32_t k[slots];       // its first unread entry
+  std::int32_t column[slots];  // that entry's column, -1: every entry read
+  std::int32_t end[slots];
+  double weight[slots];        // that entry's value
+  double left[slots];          // b - the entries read so far
+  double inv_diag[slots];
+#pragma unroll
+  for (int s = 0; s < slots; ++s)
+    row[s] = -1, k[s] = 0, column[s] = -1, end[s] = 0, weight[s] = 0, left[s] = 0, inv_diag[s] = 1;
+  bool pushed = false;
+  std::uint32_t quiet_rounds = 0;   // rounds since the wave last advanced (every lane's count)
+  std::uint64_t stalled_since = 0;  // lane 0's
+
+  for (;;) {
+    // Free slots take the ticket's next rows.
+    int free_slots = 0;
+#pragma unroll
+    for (int s = 0; s < slots; ++s) free_slots += row[s] < 0;
+    if (free_slots != 0) {
+      std::int32_t given = 0, next = 0;
+      if (ws.next < ws.last) {
+        next = atomicAdd(const_cast<std::int32_t*>(&ws.next), free_slots);
+        const std::int32_t left_in_ticket = ws.last - next;
+        given = left_in_ticket < free_slots ? (left_in_ticket > 0 ? left_in_ticket : 0) : free_slots;
+      }
+      if (given < free_slots) ws.hungry = 1;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) {
+        if (row[s] < 0 && given > 0) {
+          const std::int32_t local = next++;
+          --given;
+          row[s] = local;
+          k[s] = a.row_ptr[local];
+          end[s] = a.row_ptr[local + 1];
+          column[s] = k[s] < end[s] ? a.col[k[s]] : -1;
+          weight[s] = k[s] < end[s] ? a.val[k[s]] : 0.0;
+          left[s] = a.rhs[local];
+          inv_diag[s] = a.inv_diag[local];
+        }
+      }
+    }
+
+    // Poll each held row's first unread entry (all slots' loads in flight together).
+    std::uint64_t word[slots];
+#pragma unroll
+    for (int s = 0; s < slots; ++s) word[s] = row[s] >= 0 && column[s] >= 0 ? poll_x<Mode>(a, column[s]) : unsolved;
+
+    bool solved_any = false, busy = false;
+    std::int32_t fresh_row = -1;  // the global row this lane solved last in this round, and its x
+    std::uint64_t fresh_bits = 0;
+#pragma unroll
+    for (int s = 0; s < slots; ++s) {
+      if (row[s] < 0) continue;
+      if (column[s] >= 0) {
+        std::uint64_t w = word[s];
+        if (w == unsolved && column[s] == fresh_row) w = fresh_bits;
+        if (w == unsolved) {
+          busy = true;
+          ws.waiting = static_cast<std::uint64_t>(global_row(a, row[s])) << 32 | static_cast<std::uint32_t>(column[s]);
+          continue;
+        }
+        left[s] -= weight[s] * as_double(w);
+        ++k[s];
+        column[s] = -1;
+        // The rest of the row, a batch at a time, up to its first unsolved entry.
+        while (k[s] < end[s]) {
+          std::int32_t c[entries_per_batch];
+          double value[entries_per_batch];
+          std::uint64_t x[entries_per_batch];
+#pragma unroll
+          for (int i = 0; i < entries_per_batch; ++i) {
+            const std::int32_t ki = k[s] + i;
+            c[i] = ki < end[s] ? a.col[ki] : -1;
+            value[i] = ki < end[s] ? a.val[ki] : 0.0;
+          }
+#pragma unroll
+          for (int i = 0; i < entries_per_batch; ++i) x[i] = c[i] >= 0 ? poll_x<Mode>(a, c[i]) : unsolved;
+          int ready = entries_per_batch;
+          std::int32_t blocked_on = -1;
+#pragma unroll
+          for (int i = entries_per_batch - 1; i >= 0; --i)
+            if (x[i] == unsolved) ready = i, blocked_on = c[i];
+#pragma unroll
+          for (int i = 0; i < entries_per_batch; ++i)
+            if (i < ready) left[s] -= value[i] * as_double(x[i]);
+          k[s] += ready;
+          if (ready < entries_per_batch) {
+            column[s] = blocked_on;  // -1 when the row ended inside the batch
+#pragma unroll
+            for (int i = 0; i < entries_per_batch; ++i)
+              if (i == ready) weight[s] = value[i];
+            break;
+          }
+        }
+        if (column[s] >= 0) {
+          busy = true;
+          ws.waiting = static_cast<std::uint64_t>(global_row(a, row[s])) << 32 | static_cast<std::uint32_t>(column[s]);
+          continue;
+        }
+      }
+      // Every entry read: solve, publish, free the slot.
+      const std::uint64_t bits = as_bits(left[s] * inv_diag[s]);
+      const std::int32_t global = global_row(a, row[s]);
+      std::uint64_t consumers = 0;
+      if constexpr (Mode != push_mode::none) consumers = a.consumers[row[s]];
+      publish<Mode>(a, ctx, global, bits, consumers);
+      pushed |= consumers != 0;
+      fresh_row = global, fresh_bits = bits;
+      solved_any = true;
+      row[s] = -1;
+    }
+    if (solved_any) ws.progress = 1;
+    if (busy) ws.busy = 1;
+    platform::wave_barrier();
+
+    // Lane 0: a new ticket when a lane wants rows and the ticket is used up; leave when the PE has
+    // no rows left and no lane holds one; stop after timeout_ns without progress (checked every 64
+    // quiet rounds, off the fast path) or when another wave stopped.
+    if (lane == 0) {
+      std::int32_t advanced = ws.progress;
+      ws.progress = 0;
+      if (ws.hungry && ws.next >= ws.last && !ws.drained) {
+        const std::uint32_t first = atomicAdd(a.ticket, static_cast<std::uint32_t>(a.rows_per_ticket));
+        if (first >= static_cast<std::uint32_t>(a.rows)) {
+          ws.drained = 1;
+        } else {
+          const std::int32_t begin = static_cast<std::int32_t>(first);
+          ws.last = a.rows - begin < a.rows_per_ticket ? a.rows : begin + a.rows_per_ticket;
+          ws.next = begin;
+          advanced = 1;
+        }
+      }
+      ws.hungry = 0;
+      std::int32_t leave = ws.drained && !ws.busy ? 1 : 0;
+      ws.busy = 0;
+      if (advanced) {
+        stalled_since = 0;
+        ws.waiting = ~std::uint64_t{0};  // lanes still blocked name themselves again
+      } else if ((quiet_rounds + 1) % 64 == 0) {
+        const std::uint64_t waiting = ws.waiting;
+        const bool blocked = waiting != ~std::uint64_t{0};
+        if (should_stop(a, stalled_since, blocked ? static_cast<std::int32_t>(waiting >> 32) : -1, blocked ? 1 : 0,
+                        blocked ? static_cast<std::int32_t>(waiting & 0xffffffffu) : -1))
+          leave = 2;
+      }
+      ws.advanced = advanced;
+      ws.leave = leave;
+    }
+    platform::wave_barrier();
+    const std::int32_t leave = ws.leave;
+    if (leave == 2) return;
+    if (leave == 1) break;
+    if (ws.advanced) {
+      quiet_rounds = 0;
+    } else {
+      ++quiet_rounds;
+      const unsigned shift = quiet_rounds < 8 ? quiet_rounds - 1 : 7;
+      const unsigned ns = slots_backoff_min_ns << shift;
+      if (a.backoff_ns != 0) platform::sleep_ns(ns < a.backoff_ns ? ns : a.backoff_ns);
     }
   }
   if constexpr (Mode != push_mode::none)

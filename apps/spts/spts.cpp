@@ -240,9 +240,22 @@ void require_gpu_memory(const job& j, bool here, double bytes, const std::string
 // ---- the sync-free kernel (single and gio) ----------------------------------------------------
 
 template <push_mode Mode>
-void launch_solve(const gpu::solve_args& args, int workgroups, gio::device_handle handle) {
-  gpu::solve_kernel<Mode><<<workgroups, gpu::block_threads>>>(args, handle);
-  runtime::check_launch("solve_kernel");
+void launch_solve(const gpu::solve_args& args, int workgroups, gio::device_handle handle, bool slots) {
+  if (slots) {
+    gpu::solve_slots_kernel<Mode><<<workgroups, gpu::block_threads>>>(args, handle);
+    runtime::check_launch("solve_slots_kernel");
+  } else {
+    gpu::solve_kernel<Mode><<<workgroups, gpu::block_threads>>>(args, handle);
+    runtime::check_launch("solve_kernel");
+  }
+}
+
+// The slots kernel takes rows of at most gpu::slots_max_row entries (options.hpp, kernel_choice).
+bool use_slots(kernel_choice choice, const pe_share& share) {
+  if (choice != kernel_choice::automatic) return choice == kernel_choice::slots;
+  for (std::int32_t local = 0; local < share.rows(); ++local)
+    if (share.row_ptr[local + 1] - share.row_ptr[local] > gpu::slots_max_row) return false;
+  return true;
 }
 
 std::vector<double> reciprocals(const std::vector<double>& values) {
@@ -272,7 +285,10 @@ class syncfree_solver {
         rhs_(share.rhs),
         consumers_(Mode == push_mode::none ? std::vector<std::uint64_t>{} : share.consumers),
         ticket_(1),
-        stall_(1) {
+        stall_(1),
+        slots_(use_slots(opt.kernel, share)) {
+    const std::int32_t rows_per_ticket =
+        opt.rows_per_ticket > 0 ? opt.rows_per_ticket : slots_ ? gpu::slots_rows_per_ticket : 32;
     args_ = gpu::solve_args{row_ptr_.get(),
                             col_.get(),
                             val_.get(),
@@ -287,17 +303,24 @@ class syncfree_solver {
                             part.block(),
                             part.pes(),
                             pe,
-                            opt.rows_per_ticket,
+                            rows_per_ticket,
                             opt.entries_per_lane,
-                            static_cast<std::uint64_t>(opt.timeout_seconds * 1e9)};
+                            static_cast<std::uint64_t>(opt.timeout_seconds * 1e9),
+                            static_cast<std::uint32_t>(opt.backoff_ns)};
     // As many workgroups as are resident at once (the kernel loops over tickets), shared among
     // the PEs whose kernels share the GPU.
-    workgroups_ = opt.workgroups > 0
-                      ? opt.workgroups
-                      : std::max(1, gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads) / pes_on_gpu);
+    const int resident = slots_ ? gio::max_coresident_wgs(gpu::solve_slots_kernel<Mode>, gpu::block_threads)
+                                : gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads);
+    workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / pes_on_gpu);
   }
 
   int workgroups() const { return workgroups_; }
+  // "slots kernel, 256-row tickets" or "rounds kernel, ...", for the output.
+  std::string kernel_description() const {
+    return std::string(slots_ ? "slots kernel (" + std::to_string(gpu::slots_per_lane) + " rows per lane)"
+                              : "rounds kernel") +
+           ", " + std::to_string(args_.rows_per_ticket) + "-row tickets";
+  }
 
   // One solve: reset x (and the ready words), line up the PEs, then the kernel between two events.
   // x is reset in every mode, so that a value a solve fails to deliver cannot be the previous one.
@@ -310,7 +333,7 @@ class syncfree_solver {
     }
     if (distributed) gio::shmem_barrier_all_on_stream(gio::stream_t{});  // nobody pushes into an x being reset
     runtime::record_event(start_.id);
-    launch_solve<Mode>(args_, workgroups_, gio::shmem_device_handle());
+    launch_solve<Mode>(args_, workgroups_, gio::shmem_device_handle(), slots_);
     runtime::record_event(stop_.id);
     return runtime::elapsed_ms(start_.id, stop_.id);
   }
@@ -321,10 +344,14 @@ class syncfree_solver {
   std::string stall_cause(const block_cyclic& part, double timeout_seconds) const {
     const gpu::stall_report report = stall_.download()[0];
     if (!report.stalled) return "";
-    std::string cause = "the solve made no progress for " + format("%g", timeout_seconds) + " s: rows " +
-                        std::to_string(report.first_row) + " to " + std::to_string(report.first_row + report.rows - 1);
-    if (report.waiting_for >= 0)
-      cause += " wait for x[" + std::to_string(report.waiting_for) + "] (row of PE " +
+    std::string cause = "the solve made no progress for " + format("%g", timeout_seconds) + " s";
+    if (report.rows == 1)
+      cause += ": row " + std::to_string(report.first_row) + " waits";
+    else if (report.rows > 1)
+      cause += ": rows " + std::to_string(report.first_row) + " to " +
+               std::to_string(report.first_row + report.rows - 1) + " wait";
+    if (report.rows > 0 && report.waiting_for >= 0)
+      cause += " for x[" + std::to_string(report.waiting_for) + "] (row of PE " +
                std::to_string(part.owner(report.waiting_for)) + ")";
     return cause + " (--timeout sets the limit)";
   }
@@ -336,6 +363,7 @@ class syncfree_solver {
   device_array<std::uint64_t> consumers_;
   device_array<std::uint32_t> ticket_;
   device_array<gpu::stall_report> stall_;
+  bool slots_;
   gpu::solve_args args_{};
   int workgroups_ = 1;
   gpu_event start_, stop_;
@@ -391,7 +419,8 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       m.pushes = share->pushes;
       m.remote_entries = share->remote_entries;
       if (j.pe == 0 && !opt.quiet)
-        std::printf("spts: %s: %d workgroups of %u threads%s\n", name(which), solver->workgroups(), gpu::block_threads,
+        std::printf("spts: %s: %s, %d workgroups of %u threads%s\n", name(which),
+                    solver->kernel_description().c_str(), solver->workgroups(), gpu::block_threads,
                     distributed ? " on each PE" : "");
     }
     std::int64_t totals[2] = {m.pushes, m.remote_entries};

@@ -22,6 +22,15 @@ TEST(Options, Defaults) {
   EXPECT_EQ(o.repeats, 10);
   EXPECT_EQ(o.warmup, 2);
   EXPECT_EQ(o.block, 0);
+  EXPECT_EQ(o.kernel, kernel_choice::automatic);
+  EXPECT_EQ(o.rows_per_ticket, 0);  // the kernel's own default
+  EXPECT_EQ(o.backoff_ns, 256);
+}
+
+TEST(Options, KernelChoice) {
+  for (kernel_choice k : {kernel_choice::automatic, kernel_choice::rounds, kernel_choice::slots})
+    EXPECT_EQ(parse({"--gen", "road_usa", "--kernel", name(k)})->kernel, k);
+  EXPECT_EQ(parse({"--gen", "road_usa", "--backoff", "0"})->backoff_ns, 0);
 }
 
 TEST(Options, EveryOptionIsApplied) {
@@ -67,6 +76,8 @@ TEST(Options, BadInputIsAUsageError) {
       {"--gen", "road_usa", "--block", "0"},
       {"--gen", "road_usa", "--repeats", "0"},
       {"--gen", "road_usa", "--rows-per-ticket", "65537"},
+      {"--gen", "road_usa", "--kernel", "fast"},
+      {"--gen", "road_usa", "--backoff", "-1"},
       {"--gen", "road_usa", "--timeout", "-1"},
       {"--gen", "road_usa", "--bogus"},
       {"--gen"},
@@ -77,7 +88,7 @@ TEST(Options, BadInputIsAUsageError) {
 TEST(Options, HelpExplainsEveryOptionAndClass) {
   const std::string help = spts_help();
   for (const char* option : {"--matrix", "--tril", "--gen", "--seed", "--variant", "--push", "--block",
-                             "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
+                             "--kernel", "--backoff", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
                              "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--help"})
     EXPECT_NE(help.find(option), std::string::npos) << option;
   for (const auto& c : matrix_classes()) EXPECT_NE(help.find(c.name), std::string::npos) << c.name;

@@ -149,6 +149,9 @@ GIO_DEVICE std::uint64_t timer_ns() {
   return t;
 }
 
+// Sleeps the calling thread for about `ns` nanoseconds (a polling loop's back-off; not a timer).
+GIO_DEVICE void sleep_ns(unsigned ns) { __nanosleep(ns); }
+
 // Ends the kernel with an error. Known not to return here, so loops that contain a check keep
 // their loop-invariant loads hoisted; callers must not rely on that (the HIP one does not tell
 // the compiler), so code after a failed check stays well-formed.

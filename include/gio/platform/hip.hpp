@@ -80,6 +80,12 @@ template <class U> GIO_DEVICE U atomic_cas_sys_bits(U* p, U expected, U desired)
 // s_memrealtime counts a constant 100 MHz clock on gfx90a/gfx942.
 GIO_DEVICE std::uint64_t timer_ns() { return __builtin_amdgcn_s_memrealtime() * 10ull; }
 
+// Sleeps the calling wavefront for about `ns` nanoseconds (a polling loop's back-off; not a timer):
+// s_sleep takes a constant and sleeps 64 clocks per unit, about 32 ns at 2 GHz.
+GIO_DEVICE void sleep_ns(unsigned ns) {
+  for (unsigned slept = 0; slept < ns; slept += 32) __builtin_amdgcn_s_sleep(1);
+}
+
 // `s_trap 2` is what llvm.trap lowers to on AMDHSA. Written as asm so that the compiler does not
 // see a noreturn call: an unreachable block inside a divergent loop (a checked wait's timeout)
 // crashes the AMDGPU backend of LLVM 15 ("failed to annotate CFG").
