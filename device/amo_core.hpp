@@ -57,10 +57,7 @@ template <class U> GIO_DEVICE U amo_native_bits(amo_op op, U* target, U value) {
 template <class T> GIO_DEVICE T amo_cas_loop(amo_op op, T* target, T value, T cond = T{}) {
   using U = platform::bits_t<T>;
   U* word = reinterpret_cast<U*>(target);
-  // The first try guesses 0 rather than loading the word: a failed CAS returns the word as a load
-  // would, in one round trip, and the loop then holds no asm access, which would make the
-  // compiler re-read the context on every call of a caller's loop (platform atomics' comment).
-  U seen = 0;
+  U seen = platform::ld_relaxed_sys(word);
   for (;;) {
     const U desired = platform::bit_cast<U>(amo_new_value(op, platform::bit_cast<T>(seen), value, cond));
     const U old = platform::atomic_cas_sys_bits(word, seen, desired);

@@ -28,7 +28,7 @@ struct source_location {
 
 namespace detail {
 
-GIO_NORETURN_WHERE_SUPPORTED __device__ __noinline__ inline void fail(const ctx& c, const char* call,
+__device__ __noinline__ inline void fail(const ctx& c, const char* call,
                                                        source_location loc, const char* cause,
                                                        long long a, long long b) {
   printf("gio: PE %d: %s (%s:%d): %s [%lld, %lld]\n", c.h.my_pe, call, loc.file, loc.line, cause, a, b);

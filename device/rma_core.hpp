@@ -22,11 +22,8 @@ struct peer_route {
 // in every build: dropping data would be worse than a trap.
 GIO_DEVICE peer_route route_world(const ctx& c, int pe, const char* call, source_location loc) {
   const unsigned window_index = static_cast<unsigned>(pe - c.h.inline_first_pe);
-  const bool in_window = window_index < static_cast<unsigned>(c.h.inline_count);
-  // Unconditional reads, as in route_team_pe below.
-  const std::ptrdiff_t delta = c.h.inline_delta[in_window ? window_index : 0];
-  const unsigned reachable = c.h.inline_reachable, native_atomics = c.h.inline_native_atomics;
-  if (in_window && ((reachable >> window_index) & 1u)) return {delta, ((native_atomics >> window_index) & 1u) != 0};
+  if (window_index < static_cast<unsigned>(c.h.inline_count) && ((c.h.inline_reachable >> window_index) & 1u))
+    return {c.h.inline_delta[window_index], ((c.h.inline_native_atomics >> window_index) & 1u) != 0};
   const peer_info& peer = c.h.peers[pe];
   if (peer.heap_base == nullptr)
     fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
@@ -39,13 +36,8 @@ GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.tea
 // `pe` as the API user gives it: a PE of the context's team. The context's own window first.
 GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
-  // The window is read whatever `pe` is (slot 0 stands in outside it): the compiler can hoist
-  // unconditional reads of the unchanging context out of a caller's loop of calls, not
-  // conditional ones.
-  const bool in_window = static_cast<unsigned>(pe) < handle_inline_peers;
-  const std::ptrdiff_t delta = c.team_delta[in_window ? pe : 0];
-  const unsigned reachable = c.team_reachable, native_atomics = c.team_native_atomics;
-  if (in_window && ((reachable >> pe) & 1u)) return {delta, ((native_atomics >> pe) & 1u) != 0};
+  if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u))
+    return {c.team_delta[pe], ((c.team_native_atomics >> pe) & 1u) != 0};
   return route_world(c, world_pe(c, pe), call, loc);
 }
 

@@ -5,15 +5,11 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
-#include <type_traits>
 
 #include "gio/platform/bits.hpp"
 
 #define GIO_DEVICE __device__ __forceinline__
 #define GIO_HOST_DEVICE __host__ __device__ __forceinline__
-// For gio's failure path (checks.hpp): a call the compiler knows does not return keeps loops
-// that contain a check free of it, so their loop-invariant loads can be hoisted.
-#define GIO_NORETURN_WHERE_SUPPORTED [[noreturn]]
 
 namespace gio::platform {
 
@@ -107,39 +103,48 @@ GIO_DEVICE void st_release_sys_bits(std::uint64_t* p, std::uint64_t v) {
 
 // Atomic read-modify-writes at system scope on 4- and 8-byte words, relaxed: gio's atomics order
 // nothing by themselves (OpenSHMEM), shmem_fence/quiet do. Return the old value.
-// Written with the compiler's atomic builtins, not asm: an asm statement is a barrier to every
-// memory access around it, so a loop of atomics re-read the context's peer window from shared
-// memory on every call (~50 ns per remote fetch_add). The builtins let the compiler keep such
-// loop-invariant reads in registers; the fences stay asm and still order everything.
-namespace detail {
-template <class U> using atomic_word_t = std::conditional_t<sizeof(U) == 4, unsigned int, unsigned long long>;
-// Every target is a heap word, i.e. global memory: the compiler may then use atom.global and
-// knows the target is not the shared-memory context.
-template <class U> GIO_DEVICE atomic_word_t<U>* global_atomic_word(U* p) {
-  static_assert(sizeof(U) == 4 || sizeof(U) == 8, "atomics work on 4- and 8-byte words");
-  __builtin_assume(__isGlobal(p));
-  return reinterpret_cast<atomic_word_t<U>*>(p);
+template <rmw Op> GIO_DEVICE std::uint32_t atomic_rmw_sys_bits(std::uint32_t* p, std::uint32_t v) {
+  std::uint32_t old;
+  if constexpr (Op == rmw::add) asm volatile("atom.relaxed.sys.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("atom.relaxed.sys.and.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("atom.relaxed.sys.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("atom.relaxed.sys.xor.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  return old;
 }
-}  // namespace detail
-
-template <rmw Op, class U> GIO_DEVICE U atomic_rmw_sys_bits(U* p, U v) {
-  auto* word = detail::global_atomic_word(p);
-  const detail::atomic_word_t<U> value = v;
-  if constexpr (Op == rmw::add) return atomicAdd_system(word, value);
-  if constexpr (Op == rmw::and_) return atomicAnd_system(word, value);
-  if constexpr (Op == rmw::or_) return atomicOr_system(word, value);
-  if constexpr (Op == rmw::xor_) return atomicXor_system(word, value);
-  if constexpr (Op == rmw::exchange) return atomicExch_system(word, value);
+template <rmw Op> GIO_DEVICE std::uint64_t atomic_rmw_sys_bits(std::uint64_t* p, std::uint64_t v) {
+  std::uint64_t old;
+  if constexpr (Op == rmw::add) asm volatile("atom.relaxed.sys.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("atom.relaxed.sys.and.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("atom.relaxed.sys.or.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("atom.relaxed.sys.xor.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  return old;
 }
-// The same without the old value: the compiler emits PTX `red` for an unused result, so nothing
-// waits for the target's answer.
-template <rmw Op, class U> GIO_DEVICE void atomic_red_sys_bits(U* p, U v) {
+// The same without returning the old value (PTX `red`): nothing waits for the target's answer.
+template <rmw Op> GIO_DEVICE void atomic_red_sys_bits(std::uint32_t* p, std::uint32_t v) {
+  if constexpr (Op == rmw::add) asm volatile("red.relaxed.sys.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("red.relaxed.sys.and.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("red.relaxed.sys.or.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("red.relaxed.sys.xor.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   static_assert(Op != rmw::exchange, "an exchange without its result is a store");
-  (void)atomic_rmw_sys_bits<Op>(p, v);
 }
-template <class U> GIO_DEVICE U atomic_cas_sys_bits(U* p, U expected, U desired) {
-  return atomicCAS_system(detail::global_atomic_word(p), detail::atomic_word_t<U>{expected},
-                          detail::atomic_word_t<U>{desired});
+template <rmw Op> GIO_DEVICE void atomic_red_sys_bits(std::uint64_t* p, std::uint64_t v) {
+  if constexpr (Op == rmw::add) asm volatile("red.relaxed.sys.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("red.relaxed.sys.and.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("red.relaxed.sys.or.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("red.relaxed.sys.xor.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  static_assert(Op != rmw::exchange, "an exchange without its result is a store");
+}
+GIO_DEVICE std::uint32_t atomic_cas_sys_bits(std::uint32_t* p, std::uint32_t expected, std::uint32_t desired) {
+  std::uint32_t old;
+  asm volatile("atom.relaxed.sys.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  return old;
+}
+GIO_DEVICE std::uint64_t atomic_cas_sys_bits(std::uint64_t* p, std::uint64_t expected, std::uint64_t desired) {
+  std::uint64_t old;
+  asm volatile("atom.relaxed.sys.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  return old;
 }
 
 // Nanoseconds from the global timer (same clock on every SM; ticks about every 32 ns on H100/H200).
@@ -152,12 +157,8 @@ GIO_DEVICE std::uint64_t timer_ns() {
 // Sleeps the calling thread for about `ns` nanoseconds (a polling loop's back-off; not a timer).
 GIO_DEVICE void sleep_ns(unsigned ns) { __nanosleep(ns); }
 
-// Ends the kernel with an error. Known not to return here, so loops that contain a check keep
-// their loop-invariant loads hoisted; callers must not rely on that (the HIP one does not tell
-// the compiler), so code after a failed check stays well-formed.
-[[noreturn]] GIO_DEVICE void trap() {
-  __trap();
-  __builtin_unreachable();
-}
+// Ends the kernel with an error. Callers must not rely on it not returning (the HIP one does
+// not tell the compiler), so code after a failed check stays well-formed.
+GIO_DEVICE void trap() { __trap(); }
 
 }  // namespace gio::platform

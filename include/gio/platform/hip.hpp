@@ -12,9 +12,6 @@
 
 #define GIO_DEVICE __device__ __forceinline__
 #define GIO_HOST_DEVICE __host__ __device__ __forceinline__
-// Not [[noreturn]] here: LLVM 15's AMDGPU backend crashes on an unreachable block inside a
-// divergent loop (see trap() below).
-#define GIO_NORETURN_WHERE_SUPPORTED
 
 namespace gio::platform {
 
