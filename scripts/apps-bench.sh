@@ -8,6 +8,7 @@
 #
 #   scripts/apps-bench.sh OUTDIR [--jacobi-only | --spts-only] [--push-classes "c1 c2"]
 #   --push-classes: the classes on which every push mechanism runs on 2 GPUs (default: all five)
+#   SPTS_ARGS (environment): extra options for every spts run, e.g. "--kernel rounds"
 set -uo pipefail
 [ $# -ge 1 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
@@ -68,14 +69,15 @@ fi
 
 if [ "$spts" = 1 ]; then
   s=$build/apps/spts/spts csv=$out/spts.csv log=$out/spts.log
+  read -r -a extra <<<"${SPTS_ARGS:-}"
   rm -f "$csv"
   export GIO_SYMMETRIC_SIZE=1G
   for m in wiki_talk asic_320ks nlpkkt160 road_usa road_central; do
-    run "$log" 1 "$s" --gen $m --variant cpu,vendor,single,gio --csv "$csv"
-    run "$log" 2 "$s" --gen $m --variant gio --csv "$csv"
-    run "$log" 4 "$s" --gen $m --variant gio --csv "$csv"
+    run "$log" 1 "$s" "${extra[@]}" --gen $m --variant cpu,vendor,single,gio --csv "$csv"
+    run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --csv "$csv"
+    run "$log" 4 "$s" "${extra[@]}" --gen $m --variant gio --csv "$csv"
     if [[ " $push_classes " == *" $m "* ]]; then
-      for push in signal fence amo; do run "$log" 2 "$s" --gen $m --variant gio --push $push --csv "$csv"; done
+      for push in signal fence amo; do run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --push $push --csv "$csv"; done
     fi
   done
   python3 "$repo/scripts/plot_spts.py" "$csv" --out "$out/spts" >>"$log" 2>&1 || failures=$((failures + 1))
