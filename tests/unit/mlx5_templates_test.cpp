@@ -303,7 +303,12 @@ TEST(Mlx5Ctrl, MatchesSetCtrlSeg) {
   RecordProperty("cases", n);
 }
 
-template <class Template> void check_rdma(uint8_t opcode, uint64_t seed) {
+// One template's run over the cases of `seed`: the slot is prefilled (after poisoning) every
+// kReprefill cases, as a reused ring would be, and only patched in between; every patched slot
+// must equal the WQE rdma-core's way of building it gives. patch(slot, c) and
+// reference(ref, c, s) get the case and the statics of its run.
+template <class Template, class Patch, class Reference>
+void check_template(uint64_t seed, const Patch& patch, const Reference& reference) {
   const auto cases = make_cases(seed);
   m::wqe_bb slot;
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -313,11 +318,19 @@ template <class Template> void check_rdma(uint8_t opcode, uint64_t seed) {
       poison(&slot, sizeof slot);
       Template::prefill(slot, m::wqe_static{s.qpn, s.lkey, s.rkey, s.flags});
     }
-    Template::patch(slot, c.idx, c.laddr, c.raddr, c.len);
+    patch(slot, c);
     ref_wqe ref;
-    ref_rdma(ref, 0, opcode, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr, c.len);
+    reference(ref, c, s);
     ASSERT_TRUE(same_bytes(&slot, ref.bytes, sizeof slot, c));
   }
+}
+
+template <class Template> void check_rdma(uint8_t opcode, uint64_t seed) {
+  check_template<Template>(
+      seed, [](m::wqe_bb& slot, const wqe_case& c) { Template::patch(slot, c.idx, c.laddr, c.raddr, c.len); },
+      [opcode](ref_wqe& ref, const wqe_case& c, const wqe_case& s) {
+        ref_rdma(ref, 0, opcode, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr, c.len);
+      });
 }
 TEST(Mlx5Wqe, RdmaWrite) { check_rdma<m::rdma_write>(MLX5_OPCODE_RDMA_WRITE, 3); }
 TEST(Mlx5Wqe, RdmaRead) { check_rdma<m::rdma_read>(MLX5_OPCODE_RDMA_READ, 4); }
@@ -352,91 +365,49 @@ TEST(Mlx5Wqe, InlineWrite) {
 }
 
 TEST(Mlx5Wqe, FetchAdd64) {
-  const auto cases = make_cases(6);
-  m::wqe_bb slot;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    const auto& s = cases[i - i % kReprefill];
-    if (i % kReprefill == 0) {
-      poison(&slot, sizeof slot);
-      m::fetch_add64::prefill(slot, m::wqe_static{s.qpn, s.lkey, s.rkey, s.flags});
-    }
-    m::fetch_add64::patch(slot, c.idx, c.laddr, c.raddr, c.a);
-    ref_wqe ref;
-    ref_atomic64(ref, 0, MLX5_OPCODE_ATOMIC_FA, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr, c.a, 0);
-    ASSERT_TRUE(same_bytes(&slot, ref.bytes, sizeof slot, c));
-  }
+  check_template<m::fetch_add64>(
+      6, [](m::wqe_bb& slot, const wqe_case& c) { m::fetch_add64::patch(slot, c.idx, c.laddr, c.raddr, c.a); },
+      [](ref_wqe& ref, const wqe_case& c, const wqe_case& s) {
+        ref_atomic64(ref, 0, MLX5_OPCODE_ATOMIC_FA, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr, c.a, 0);
+      });
 }
 
 TEST(Mlx5Wqe, CompareSwap64) {
-  const auto cases = make_cases(7);
-  m::wqe_bb slot;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    const auto& s = cases[i - i % kReprefill];
-    if (i % kReprefill == 0) {
-      poison(&slot, sizeof slot);
-      m::compare_swap64::prefill(slot, m::wqe_static{s.qpn, s.lkey, s.rkey, s.flags});
-    }
-    m::compare_swap64::patch(slot, c.idx, c.laddr, c.raddr, /*compare*/ c.b, /*swap*/ c.a);
-    ref_wqe ref;
-    ref_atomic64(ref, 0, MLX5_OPCODE_ATOMIC_CS, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr, c.a, c.b);
-    ASSERT_TRUE(same_bytes(&slot, ref.bytes, sizeof slot, c));
-  }
+  check_template<m::compare_swap64>(
+      7, [](m::wqe_bb& slot, const wqe_case& c) { m::compare_swap64::patch(slot, c.idx, c.laddr, c.raddr, /*compare*/ c.b, /*swap*/ c.a); },
+      [](ref_wqe& ref, const wqe_case& c, const wqe_case& s) {
+        ref_atomic64(ref, 0, MLX5_OPCODE_ATOMIC_CS, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr, c.a, c.b);
+      });
 }
 
 TEST(Mlx5Wqe, FetchAdd32Masked) {
-  const auto cases = make_cases(8);
-  m::wqe_bb slot;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    const auto& s = cases[i - i % kReprefill];
-    if (i % kReprefill == 0) {
-      poison(&slot, sizeof slot);
-      m::fetch_add32::prefill(slot, m::wqe_static{s.qpn, s.lkey, s.rkey, s.flags});
-    }
-    m::fetch_add32::patch(slot, c.idx, c.laddr, c.raddr, static_cast<uint32_t>(c.a));
-    ref_wqe ref;
-    ref_atomic32(ref, MLX5_OPCODE_ATOMIC_MASKED_FA, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr,
-                 static_cast<uint32_t>(c.a), 0);
-    ASSERT_TRUE(same_bytes(&slot, ref.bytes, sizeof slot, c));
-  }
+  check_template<m::fetch_add32>(
+      8, [](m::wqe_bb& slot, const wqe_case& c) { m::fetch_add32::patch(slot, c.idx, c.laddr, c.raddr, static_cast<uint32_t>(c.a)); },
+      [](ref_wqe& ref, const wqe_case& c, const wqe_case& s) {
+        ref_atomic32(ref, MLX5_OPCODE_ATOMIC_MASKED_FA, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr,
+                     static_cast<uint32_t>(c.a), 0);
+      });
 }
 
 TEST(Mlx5Wqe, CompareSwap32Masked) {
-  const auto cases = make_cases(9);
-  m::wqe_bb slot;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    const auto& s = cases[i - i % kReprefill];
-    if (i % kReprefill == 0) {
-      poison(&slot, sizeof slot);
-      m::compare_swap32::prefill(slot, m::wqe_static{s.qpn, s.lkey, s.rkey, s.flags});
-    }
-    m::compare_swap32::patch(slot, c.idx, c.laddr, c.raddr, static_cast<uint32_t>(c.b), static_cast<uint32_t>(c.a));
-    ref_wqe ref;
-    ref_atomic32(ref, MLX5_OPCODE_ATOMIC_MASKED_CS, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr,
-                 static_cast<uint32_t>(c.a), static_cast<uint32_t>(c.b));
-    ASSERT_TRUE(same_bytes(&slot, ref.bytes, sizeof slot, c));
-  }
+  check_template<m::compare_swap32>(
+      9,
+      [](m::wqe_bb& slot, const wqe_case& c) {
+        m::compare_swap32::patch(slot, c.idx, c.laddr, c.raddr, static_cast<uint32_t>(c.b), static_cast<uint32_t>(c.a));
+      },
+      [](ref_wqe& ref, const wqe_case& c, const wqe_case& s) {
+        ref_atomic32(ref, MLX5_OPCODE_ATOMIC_MASKED_CS, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr,
+                     static_cast<uint32_t>(c.a), static_cast<uint32_t>(c.b));
+      });
 }
 
 TEST(Mlx5Wqe, Swap32Masked) {
-  const auto cases = make_cases(16);
-  m::wqe_bb slot;
-  for (size_t i = 0; i < cases.size(); ++i) {
-    const auto& c = cases[i];
-    const auto& s = cases[i - i % kReprefill];
-    if (i % kReprefill == 0) {
-      poison(&slot, sizeof slot);
-      m::swap32::prefill(slot, m::wqe_static{s.qpn, s.lkey, s.rkey, s.flags});
-    }
-    m::swap32::patch(slot, c.idx, c.laddr, c.raddr, static_cast<uint32_t>(c.a));
-    ref_wqe ref;
-    ref_atomic32(ref, MLX5_OPCODE_ATOMIC_MASKED_CS, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr,
-                 static_cast<uint32_t>(c.a), /*compare*/ 0, /*compare mask*/ 0);
-    ASSERT_TRUE(same_bytes(&slot, ref.bytes, sizeof slot, c));
-  }
+  check_template<m::swap32>(
+      16, [](m::wqe_bb& slot, const wqe_case& c) { m::swap32::patch(slot, c.idx, c.laddr, c.raddr, static_cast<uint32_t>(c.a)); },
+      [](ref_wqe& ref, const wqe_case& c, const wqe_case& s) {
+        ref_atomic32(ref, MLX5_OPCODE_ATOMIC_MASKED_CS, c.idx, s.qpn, s.flags, s.lkey, s.rkey, c.laddr, c.raddr,
+                     static_cast<uint32_t>(c.a), /*compare*/ 0, /*compare mask*/ 0);
+      });
 }
 
 // put_signal: the write in the slot of idx, the signal (fence mode MLX5_WQE_CTRL_FENCE, or
