@@ -22,12 +22,9 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-repo=$(cd "$(dirname "$0")/.." && pwd)
-build=${GIO_BUILD_DIR:-$repo/build-gpu}
-export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment
 if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGIO_GPU=cuda >"$out/configure.log" 2>&1 || exit 1
+  configure_gpu_build >"$out/configure.log" 2>&1 || exit 1
 fi
 targets="jacobi2d spts"
 grep -q 'jacobi2d-nvshmem' "$build/build.ninja" && targets="$targets jacobi2d-nvshmem"

@@ -36,11 +36,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-repo=$(cd "$(dirname "$0")/.." && pwd)
-build=${GIO_BUILD_DIR:-$repo/build-gpu}
-# Shared-server safety on the device machines, and mpirun as root there.
-export NVSHMEM_DISABLE_NVLS=1 NCCL_NVLS_ENABLE=0
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment
 # The tests set their own GIO_SYMMETRIC_SIZE; the benchmarks give gio and NVSHMEM the same heap.
 
 declare -a summary=()
@@ -62,8 +58,7 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 { nvidia-smi; nvidia-smi topo -m; } >"$out/machine.txt" 2>&1
 echo "gpu-check: $gpus GPU(s); output in $out"
 
-step configure cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGIO_GPU=cuda \
-  -DGIO_BUILD_TESTS=ON -DGIO_BUILD_BENCH=ON
+step configure configure_gpu_build
 step build cmake --build "$build" -j "$(nproc)"
 
 mpirun_np() { mpirun --oversubscribe -np "$@"; }
