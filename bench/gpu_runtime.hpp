@@ -84,6 +84,30 @@ inline void free_pinned(void* ptr) {
 #endif
 }
 
+// Owns one allocation of Allocate / Free (device or pinned memory below). An error while freeing
+// is dropped: destructors run while unwinding from a GPU fault, which is reported on its own.
+template <void* (*Allocate)(std::size_t), void (*Free)(void*)>
+class owned_memory {
+ public:
+  owned_memory() = default;
+  explicit owned_memory(std::size_t bytes) : ptr_(bytes > 0 ? Allocate(bytes) : nullptr) {}
+  ~owned_memory() {
+    try {
+      if (ptr_) Free(ptr_);
+    } catch (const error&) {
+    }
+  }
+  owned_memory(owned_memory&& other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
+  owned_memory& operator=(owned_memory&&) = delete;
+  owned_memory(const owned_memory&) = delete;
+  template <class T> T* as() const { return static_cast<T*>(ptr_); }
+
+ private:
+  void* ptr_ = nullptr;
+};
+using device_memory = owned_memory<malloc_device, free_device>;
+using pinned_memory = owned_memory<malloc_pinned, free_pinned>;
+
 inline void copy_to_host(void* dst, const void* src, std::size_t bytes) {
   check(BENCH_GPU_API(Memcpy)(dst, src, bytes, BENCH_GPU_API(MemcpyDeviceToHost)), "Memcpy D2H");
 }

@@ -60,35 +60,25 @@ std::string gib(double bytes) { return format("%.2f GiB", bytes / (1024.0 * 1024
 
 // ---- GPU memory ------------------------------------------------------------------------------
 
+// Typed device memory of `count` elements, on bench/gpu_runtime.hpp's owner.
 template <class T>
 class device_array {
  public:
   device_array() = default;
-  explicit device_array(std::size_t count) : count_(count) {
-    if (count_ > 0) data_ = static_cast<T*>(runtime::malloc_device(count_ * sizeof(T)));
-  }
+  explicit device_array(std::size_t count) : memory_(count * sizeof(T)), count_(count) {}
   explicit device_array(const std::vector<T>& host) : device_array(host.size()) {
-    if (count_ > 0) runtime::copy_to_device(data_, host.data(), count_ * sizeof(T));
+    if (count_ > 0) runtime::copy_to_device(get(), host.data(), count_ * sizeof(T));
   }
-  ~device_array() {
-    try {
-      if (data_) runtime::free_device(data_);
-    } catch (const runtime::error&) {  // after a GPU fault; the fault itself is reported
-    }
-  }
-  device_array(device_array&& other) noexcept : data_(other.data_), count_(other.count_) { other.data_ = nullptr; }
-  device_array& operator=(device_array&&) = delete;
-  device_array(const device_array&) = delete;
 
-  T* get() const { return data_; }
+  T* get() const { return memory_.as<T>(); }
   std::vector<T> download() const {
     std::vector<T> host(count_);
-    if (count_ > 0) runtime::copy_to_host(host.data(), data_, count_ * sizeof(T));
+    if (count_ > 0) runtime::copy_to_host(host.data(), get(), count_ * sizeof(T));
     return host;
   }
 
  private:
-  T* data_ = nullptr;
+  runtime::device_memory memory_;
   std::size_t count_ = 0;
 };
 

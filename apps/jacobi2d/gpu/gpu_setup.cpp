@@ -49,20 +49,4 @@ void require_gpu_memory(MPI_Comm comm, const gpu_choice& gpu, std::size_t bytes_
   apps::agree(comm, cause, apps::exit_usage);
 }
 
-device_buffer::device_buffer(std::size_t bytes) : ptr_(gpu::malloc_device(bytes)) {}
-device_buffer::~device_buffer() {
-  try {
-    gpu::free_device(ptr_);
-  } catch (const gpu::error&) {
-  }
-}
-
-pinned_buffer::pinned_buffer(std::size_t bytes) : ptr_(gpu::malloc_pinned(bytes)) {}
-pinned_buffer::~pinned_buffer() {
-  try {
-    gpu::free_pinned(ptr_);
-  } catch (const gpu::error&) {
-  }
-}
-
 }  // namespace jacobi

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string>
 
+#include "gpu_runtime.hpp"
+
 namespace jacobi {
 
 struct gpu_choice {
@@ -22,31 +24,9 @@ gpu_choice select_gpu(MPI_Comm comm);
 // `what` says what the bytes are, for the message.
 void require_gpu_memory(MPI_Comm comm, const gpu_choice& gpu, std::size_t bytes_per_pe, const std::string& what);
 
-// Owners of one allocation each; freeing errors are ignored (destructors run while unwinding).
-class device_buffer {
- public:
-  explicit device_buffer(std::size_t bytes);
-  ~device_buffer();
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  template <class T> T* as() const { return static_cast<T*>(ptr_); }
-
- private:
-  void* ptr_;
-};
-
-// Page-locked host memory, also addressable by the GPU (unified addressing).
-class pinned_buffer {
- public:
-  explicit pinned_buffer(std::size_t bytes);
-  ~pinned_buffer();
-  pinned_buffer(const pinned_buffer&) = delete;
-  pinned_buffer& operator=(const pinned_buffer&) = delete;
-  template <class T> T* as() const { return static_cast<T*>(ptr_); }
-
- private:
-  void* ptr_;
-};
+// Owners of one allocation each (bench/gpu_runtime.hpp's).
+using device_buffer = bench::gpu::device_memory;
+using pinned_buffer = bench::gpu::pinned_memory;
 
 std::string gibibytes(double bytes);
 
