@@ -74,6 +74,7 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
   check_symmetric(c, dest, sizeof(T), call, loc);
   check_aligned(c, dest, sizeof(T), call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
+  if (where.gda) return transports::gda::amo(c, where.world, op, dest, value, cond, call, loc);
   T* target = transports::p2p::translate(dest, where.delta);
   switch (op) {
     case amo_op::fetch: return platform::ld_relaxed_sys(target);

@@ -125,14 +125,20 @@ class wait_budget {
   template <class T>
   GIO_DEVICE void tick(const ctx& c, const char* call, source_location loc, const T* ivar, int cmp,
                        T expected, T seen) {
-    if constexpr (checks_enabled) {
-      if (limit_ns_ == 0 || (++polls_ & 255u) != 0) return;
-      const std::uint64_t waited = platform::timer_ns() - start_ns_;
-      if (waited > limit_ns_) {
-        print_timeout(c, call, loc, ivar, cmp, expected, seen, waited);
-        platform::trap();
-      }
+    if (const std::uint64_t waited = overdue()) {
+      print_timeout(c, call, loc, ivar, cmp, expected, seen, waited);
+      platform::trap();
     }
+  }
+  // For waits that print their own state: the time waited once past the budget (checked
+  // builds, looked at every 256 calls), else 0.
+  GIO_DEVICE std::uint64_t overdue() {
+    if constexpr (checks_enabled) {
+      if (limit_ns_ == 0 || (++polls_ & 255u) != 0) return 0;
+      const std::uint64_t waited = platform::timer_ns() - start_ns_;
+      if (waited > limit_ns_) return waited;
+    }
+    return 0;
   }
 
  private:

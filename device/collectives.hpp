@@ -8,8 +8,9 @@
 // every member's word in its own area reaches that count. A member can be at most one sync ahead, so
 // `>=` needs no reset; 64-bit counters do not wrap. Lanes of a wave/workgroup split the peers.
 //
-// Data collectives push with the group's stores straight into the members' symmetric dest, then
-// sync: no staging buffer. Reductions pull: sync (every source ready), each PE combines every
+// Data collectives push with the group's stores (or gda puts) straight into the members'
+// symmetric dest, then sync: no staging buffer. Over gda a sync first completes the context's
+// WQEs (quiet) and sends its count as an inline RDMA write. Reductions pull: sync (every source ready), each PE combines every
 // member's source in team order (so every PE gets bit-identical results), writes its dest, then
 // sync (no source is changed while a peer still reads it). In-place reductions (dest == source)
 // work in chunks held in registers, with a sync between reading a chunk and writing it.
@@ -34,12 +35,38 @@ GIO_DEVICE std::ptrdiff_t member_delta(const ctx& c, const team_info& t, int mem
   return route_world(c, t.start + member * t.stride, call, loc).delta;
 }
 
+// Stores `value` at symmetric `word` of team member `member`: a store over the load/store
+// transport, an inline RDMA write over gda.
+GIO_DEVICE void store_to_member(const ctx& c, const team_info& t, int member, std::uint64_t* word,
+                                std::uint64_t value, const char* call, source_location loc) {
+  const peer_route where = route_world(c, t.start + member * t.stride, call, loc);
+  if (where.gda)
+    transports::gda::p(c, where.world, word, value, call, loc);
+  else
+    platform::st_relaxed_sys(transports::p2p::translate(word, where.delta), value);
+}
+
+// The group copies `bytes` from local `source` to symmetric `dest` of team member `member`.
+// Over gda the put is not waited for: the sync that follows every data collective completes it.
+template <class Coop>
+GIO_DEVICE void copy_to_member(const ctx& c, const team_info& t, int member, void* dest, const void* source,
+                               std::size_t bytes, const char* call, source_location loc) {
+  const peer_route where = route_world(c, t.start + member * t.stride, call, loc);
+  if (where.gda)
+    transports::gda::put<Coop>(c, where.world, dest, source, bytes, false, call, loc);
+  else
+    copy_bytes(transports::p2p::translate(dest, where.delta), source, bytes, Coop::rank(), Coop::size());
+}
+
 template <class Coop>
 GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const char* call, source_location loc) {
   auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
   // This sync's number. Read by every member before the barrier below, so the leader's update
   // at the end cannot overtake any member's read.
   const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;
+  // The network half of the fence: every WQE the context posted has completed (data placed at
+  // its target) before any count goes out.
+  if (c.h.gda && Coop::rank() == 0) transports::gda::quiet(c, call, loc);
   Coop::sync();  // ... and the group's earlier accesses precede the fences below (cumulativity)
   // The first wave does the work, its fence executed by all its lanes at once: lanes on
   // different paths would issue one (serialised) fence each.
@@ -50,8 +77,7 @@ GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const ch
     // A plain store of the count, not an atomic increment: it needs nothing from the link but
     // stores, and it becomes visible sooner (gio-bench-order-probe: 1.57 vs 1.91 us per barrier).
     for (int j = rank; j < t.size; j += lanes)
-      if (j != t.my_pe)
-        platform::st_relaxed_sys(transports::p2p::translate(area + 1 + t.my_pe, member_delta(c, t, j, call, loc)), count);
+      if (j != t.my_pe) store_to_member(c, t, j, area + 1 + t.my_pe, count, call, loc);
     wait_budget budget(c);
     for (int j = rank; j < t.size; j += lanes)
       if (j != t.my_pe) wait_one(c, area + 1 + j, SHMEM_CMP_GE, count, budget, call, loc);
@@ -81,8 +107,7 @@ GIO_DEVICE void broadcast(const ctx& c, shmem_team_t team, void* dest, const voi
     for (int k = 0; k < t.size; ++k) {
       const int j = nth_member_after_me(t, k);
       if (j == root && dest == source) continue;
-      copy_bytes(transports::p2p::translate(dest, member_delta(c, t, j, call, loc)), source, bytes, Coop::rank(),
-                 Coop::size());
+      copy_to_member<Coop>(c, t, j, dest, source, bytes, call, loc);
     }
   }
   sync_team<Coop>(c, t, false, call, loc);
@@ -102,8 +127,7 @@ GIO_DEVICE void exchange_blocks(const ctx& c, shmem_team_t team, void* dest, con
   for (int k = 0; k < t.size; ++k) {
     const int j = nth_member_after_me(t, k);
     const char* from = static_cast<const char*>(source) + (AllToAll ? bytes * j : 0);
-    copy_bytes(transports::p2p::translate(my_block, member_delta(c, t, j, call, loc)), from, bytes, Coop::rank(),
-               Coop::size());
+    copy_to_member<Coop>(c, t, j, my_block, from, bytes, call, loc);
   }
   sync_team<Coop>(c, t, false, call, loc);
 }
@@ -174,6 +198,41 @@ GIO_DEVICE void reduce_packs(const ctx& c, const team_info& t, reduce_op op, P* 
   }
 }
 
+// Reductions when PEs are reached over gda: each member's chunk of `source` comes into this
+// context's bounce buffer (an RDMA read from gda members, a copy from the others), and the group
+// combines the chunks in team order, as reduce_packs does, so every PE gets the same bits.
+template <class Coop, class T>
+GIO_DEVICE_OUTLINE void reduce_staged(const ctx& c, const team_info& t, reduce_op op, T* dest, const T* source,
+                              std::size_t count, const char* call, source_location loc) {
+  const std::size_t per = transports::gda::table(c).bounce_bytes / (sizeof(T) * static_cast<std::size_t>(t.size));
+  if (per == 0)
+    fail(c, call, loc, "team too large for the gda bounce buffer (GIO_GDA_BOUNCE) [team size, bounce bytes]", t.size,
+         static_cast<long long>(transports::gda::table(c).bounce_bytes));
+  const std::size_t rank = Coop::rank(), size = Coop::size();
+  if (rank == 0) transports::gda::lock_bounce(c);
+  T* stage = reinterpret_cast<T*>(transports::gda::bounce_of(c));
+  const bool in_place = dest == source;
+  for (std::size_t chunk = 0; chunk < count; chunk += per) {
+    const std::size_t n = count - chunk < per ? count - chunk : per;
+    for (int j = 0; j < t.size; ++j) {
+      const peer_route where = route_world(c, t.start + j * t.stride, call, loc);
+      if (where.gda)
+        transports::gda::get<Coop>(c, where.world, stage + j * per, source + chunk, n * sizeof(T), call, loc);
+      else
+        copy_bytes(stage + j * per, transports::p2p::translate(source + chunk, where.delta), n * sizeof(T), rank, size);
+    }
+    Coop::sync();
+    if (in_place) sync_team<Coop>(c, t, false, call, loc);  // every member has read this chunk
+    for (std::size_t i = rank; i < n; i += size) {
+      T acc = stage[i];
+      for (int j = 1; j < t.size; ++j) acc = reduce_combine(op, acc, stage[j * per + i]);
+      dest[chunk + i] = acc;
+    }
+    Coop::sync();
+  }
+  if (rank == 0) transports::gda::unlock_bounce(c);
+}
+
 template <class Coop, class T>
 GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t nreduce,
                        const char* call, source_location loc) {
@@ -182,6 +241,11 @@ GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, c
   check_symmetric(c, dest, nreduce * sizeof(T), call, loc);
   check_symmetric(c, source, nreduce * sizeof(T), call, loc);
   sync_team<Coop>(c, t, false, call, loc);  // every member's source is ready
+  if (c.h.gda) {
+    reduce_staged<Coop>(c, t, op, dest, source, nreduce, call, loc);
+    sync_team<Coop>(c, t, false, call, loc);
+    return;
+  }
   constexpr unsigned per16 = sizeof(T) <= 16 ? 16 / sizeof(T) : 1;
   using wide = pack<T, per16>;
   using narrow = pack<T, 1>;

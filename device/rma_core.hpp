@@ -5,16 +5,20 @@
 
 #include "gio/device/checks.hpp"
 #include "gio/device/coop.hpp"
+#include "gio/device/transports/gda/gda.hpp"
 #include "gio/device/transports/p2p/p2p.hpp"
 
 namespace gio::detail {
 
 // How a PE is reached from here: how far its heap, as mapped here, lies from this PE's heap,
-// and whether the link executes atomics natively (else they take the CAS loop, amo_core.hpp).
-// Callers that need only the delta leave `native_atomics` unused, and the compiler drops it.
+// and whether the link executes atomics natively (else they take the CAS loop, amo_core.hpp);
+// or, for `gda`, through the NIC to world PE `world` (delta unused). Callers that need only
+// some fields leave the others unused, and the compiler drops them.
 struct peer_route {
   std::ptrdiff_t delta;
   bool native_atomics;
+  bool gda;
+  int world;
 };
 
 // World PE `pe`: from the handle's inline window when `pe` is in it (one shared-memory or
@@ -23,11 +27,12 @@ struct peer_route {
 GIO_DEVICE peer_route route_world(const ctx& c, int pe, const char* call, source_location loc) {
   const unsigned window_index = static_cast<unsigned>(pe - c.h.inline_first_pe);
   if (window_index < static_cast<unsigned>(c.h.inline_count) && ((c.h.inline_reachable >> window_index) & 1u))
-    return {c.h.inline_delta[window_index], ((c.h.inline_native_atomics >> window_index) & 1u) != 0};
+    return {c.h.inline_delta[window_index], ((c.h.inline_native_atomics >> window_index) & 1u) != 0, false, pe};
   const peer_info& peer = c.h.peers[pe];
+  if (peer.transport == static_cast<std::uint32_t>(transport::gda)) return {0, true, true, pe};
   if (peer.heap_base == nullptr)
     fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
-  return {peer.heap_base - c.h.heap_base, (peer.caps & peer_native_atomics) != 0};
+  return {peer.heap_base - c.h.heap_base, (peer.caps & peer_native_atomics) != 0, false, pe};
 }
 
 // The world PE of PE `pe` of the context's team.
@@ -37,16 +42,13 @@ GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.tea
 GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
   if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u))
-    return {c.team_delta[pe], ((c.team_native_atomics >> pe) & 1u) != 0};
+    return {c.team_delta[pe], ((c.team_native_atomics >> pe) & 1u) != 0, false, world_pe(c, pe)};
   return route_world(c, world_pe(c, pe), call, loc);
 }
 
-GIO_DEVICE std::ptrdiff_t route(const ctx& c, int pe, const char* call, source_location loc) {
-  return route_team_pe(c, pe, call, loc).delta;
-}
-
 // Blocking and _nbi forms share this path: on the load/store transport a put completes locally
-// when the stores are issued and a get when its loads return, which satisfies both contracts.
+// when the stores are issued and a get when its loads return, which satisfies both contracts;
+// over gda a put waits for its completion (docs/transports.md says what _nbi could save there).
 // The group synchronises at the end so that one thread's quiet/fence afterwards covers
 // every member's accesses (docs/memory-model.md, "group calls").
 template <class Coop>
@@ -55,8 +57,9 @@ GIO_DEVICE void put(const ctx& c, void* dest, const void* source, std::size_t ne
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
-  const std::ptrdiff_t delta = route(c, pe, call, loc);
-  transports::p2p::put<Coop>(transports::p2p::translate(dest, delta), source, bytes);
+  const peer_route where = route_team_pe(c, pe, call, loc);
+  if (where.gda) return transports::gda::put<Coop>(c, where.world, dest, source, bytes, true, call, loc);
+  transports::p2p::put<Coop>(transports::p2p::translate(dest, where.delta), source, bytes);
   Coop::sync();
 }
 
@@ -66,8 +69,9 @@ GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t ne
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, source, bytes, call, loc);
-  const std::ptrdiff_t delta = route(c, pe, call, loc);
-  transports::p2p::get<Coop>(dest, transports::p2p::translate(source, delta), bytes);
+  const peer_route where = route_team_pe(c, pe, call, loc);
+  if (where.gda) return transports::gda::get<Coop>(c, where.world, dest, source, bytes, call, loc);
+  transports::p2p::get<Coop>(dest, transports::p2p::translate(source, where.delta), bytes);
   Coop::sync();
 }
 
@@ -75,16 +79,18 @@ template <class T>
 GIO_DEVICE void p(const ctx& c, T* dest, T value, int pe, const char* call, source_location loc) {
   static_assert(sizeof(T) <= 8, "shmem_p moves one element of at most 8 bytes");
   check_symmetric(c, dest, sizeof(T), call, loc);
-  const std::ptrdiff_t delta = route(c, pe, call, loc);
-  transports::p2p::p(transports::p2p::translate(dest, delta), value);
+  const peer_route where = route_team_pe(c, pe, call, loc);
+  if (where.gda) return transports::gda::p(c, where.world, dest, value, call, loc);
+  transports::p2p::p(transports::p2p::translate(dest, where.delta), value);
 }
 
 template <class T>
 GIO_DEVICE T g(const ctx& c, const T* source, int pe, const char* call, source_location loc) {
   static_assert(sizeof(T) <= 8, "shmem_g moves one element of at most 8 bytes");
   check_symmetric(c, source, sizeof(T), call, loc);
-  const std::ptrdiff_t delta = route(c, pe, call, loc);
-  return transports::p2p::g(transports::p2p::translate(source, delta));
+  const peer_route where = route_team_pe(c, pe, call, loc);
+  if (where.gda) return transports::gda::g(c, where.world, source, call, loc);
+  return transports::p2p::g(transports::p2p::translate(source, where.delta));
 }
 
 }  // namespace gio::detail

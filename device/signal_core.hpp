@@ -56,6 +56,8 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
   check_symmetric(c, dest, bytes, call, loc);
   check_signal(c, sig_addr, sig_op, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
+  if (where.gda)
+    return transports::gda::put_signal<Coop>(c, where.world, dest, source, bytes, sig_addr, signal, sig_op, true, call, loc);
   const std::ptrdiff_t delta = where.delta;
   void* remote = transports::p2p::translate(dest, delta);
   const bool leader = Coop::rank() == 0;

@@ -56,6 +56,36 @@ const binding bindings[] = {
       "diagnostic output: off, or info (what init found, on stderr)"},
      0, 0,
      [](settings& s, const parsed_value& v) { s.debug = std::get<std::string>(v); }},
+    {{"GIO_TRANSPORT", kind::choice, "auto", "auto|gda|ikn",
+      "other PEs: auto (load/store where mapped, gda to other nodes), gda or ikn (every other PE through the NIC)"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.transport = std::get<std::string>(v); }},
+    {{"GIO_GDA_NIC", kind::text, "", nullptr,
+      "RDMA devices gda may use, comma-separated (mlx5_0,mlx5_1); empty = the one nearest the GPU"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.gda_nic = std::get<std::string>(v); }},
+    {{"GIO_GDA_NIC_EXCLUDE", kind::text, "", nullptr, "RDMA devices gda must not use, comma-separated"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.gda_nic_exclude = std::get<std::string>(v); }},
+    {{"GIO_GDA_NIC_MODEL", kind::text, "", nullptr,
+      "test-only: path of the software NIC model plugin that serves gda instead of a real NIC"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.gda_nic_model = std::get<std::string>(v); }},
+    {{"GIO_GDA_CONTEXTS", kind::integer, "8", nullptr,
+      "gda network contexts per PE (each: a QP and CQ per peer); workgroup w uses context w % this"},
+     1, 1024,
+     [](settings& s, const parsed_value& v) { s.gda_contexts = static_cast<int>(number(v)); }},
+    {{"GIO_GDA_SQ_DEPTH", kind::size, "256", nullptr, "WQEs per gda send queue, a power of two from 64 to 32768"},
+     64, 32768,
+     [](settings& s, const parsed_value& v) { s.gda_sq_depth = static_cast<std::size_t>(number(v)); }},
+    {{"GIO_GDA_BOUNCE", kind::size, "64K", nullptr,
+      "gda staging buffer per context, in the heap (puts from and gets into unregistered memory, reductions)"},
+     4096, std::size_t{1} << 30,
+     [](settings& s, const parsed_value& v) { s.gda_bounce = static_cast<std::size_t>(number(v)); }},
+    {{"GIO_GDA_RINGS", kind::choice, "gpu", "gpu|host",
+      "where gda's send/completion queues and doorbell records live: GPU memory (GIO) or pinned host memory"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.gda_rings = std::get<std::string>(v); }},
 };
 
 std::string_view trim(std::string_view text) {
@@ -114,6 +144,8 @@ std::string expectation(const binding& row) {
       return "expected a duration such as 10s, 500ms or 20us (0 = unbounded)";
     case kind::integer:
       return "expected an integer from " + std::to_string(row.minimum) + " to " + std::to_string(row.maximum);
+    case kind::text:
+      return "expected text";
     case kind::choice: {
       std::string text = "expected one of";
       const char* separator = " ";
@@ -138,6 +170,8 @@ std::optional<parsed_value> parse_value(const binding& row, const std::string& t
         if (trim(text) == choice) return parsed_value{std::string(choice)};
       }
       return std::nullopt;
+    case kind::text:
+      return parsed_value{std::string(trim(text))};
   }
   if (!n || *n < row.minimum || *n > row.maximum) return std::nullopt;
   return parsed_value{*n};

@@ -11,13 +11,13 @@
 
 namespace gio::config {
 
-enum class kind { size, duration, integer, choice };
+enum class kind { size, duration, integer, choice, text };
 
 struct variable {
   const char* name;           // "GIO_SYMMETRIC_SIZE"
   kind type;
   const char* default_value;  // as the user would write it: "1G", "10s", "0", "mpi"
-  const char* choices;        // kind::choice: "a|b|c"; otherwise nullptr
+  const char* choices;        // kind::choice: "a|b|c"; otherwise nullptr (kind::text: any string)
   const char* help;           // one line for gio-info and docs
 };
 
@@ -33,6 +33,14 @@ struct settings {
   std::string atomics;           // GIO_ATOMICS: native | cas
   std::string bootstrap;         // GIO_BOOTSTRAP: mpi | single
   std::string debug;             // GIO_DEBUG: off | info
+  std::string transport;         // GIO_TRANSPORT: auto | gda | ikn
+  std::string gda_nic;           // GIO_GDA_NIC: device names to use (comma-separated; empty = nearest)
+  std::string gda_nic_exclude;   // GIO_GDA_NIC_EXCLUDE: device names never to use
+  std::string gda_nic_model;     // GIO_GDA_NIC_MODEL: the test-only software NIC (path of its plugin)
+  int gda_contexts;              // GIO_GDA_CONTEXTS: network contexts (QP sets) per PE
+  std::size_t gda_sq_depth;      // GIO_GDA_SQ_DEPTH: WQEs per send queue (power of two)
+  std::size_t gda_bounce;        // GIO_GDA_BOUNCE: staging buffer per context (bytes)
+  std::string gda_rings;         // GIO_GDA_RINGS: gpu | host (where SQ, CQ and doorbell records live)
 };
 
 // Thrown for a malformed value: what() names the variable, the value and what was expected.

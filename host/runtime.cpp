@@ -27,6 +27,7 @@ runtime::~runtime() {
   // this PE skip a barrier that the other PEs are waiting in.
   if (device_selected) shutdown_step("synchronizing the GPU", [&] { backend->synchronize(); });
   if (boot) shutdown_step("barrier", [&] { boot->barrier(); });  // nobody still uses a heap
+  if (gda_on) shutdown_step("closing the gda transport", [&] { gda.close(*backend); });
   for (auto& c : connections)
     shutdown_step("unmapping a peer heap", [&] { transports::p2p::disconnect(*backend, c); });
   if (peers_device) shutdown_step("freeing the peer table", [&] { backend->free_table(peers_device); });
@@ -96,6 +97,10 @@ void allocate_heap(runtime& r) {
   const int n = r.boot->size();
   r.team_sync_offset = round_up(barrier_slots_offset + sizeof(std::uint64_t) * n, 64);
   r.internal_bytes = round_up(r.team_sync_offset + team_sync_area_bytes(r.settings.max_teams, n), 4096);
+  if (transports::gda::wanted(r.settings, *r.boot)) {
+    r.gda_area_offset = r.internal_bytes;
+    r.internal_bytes += transports::gda::plan_heap_area(r.settings, n).bytes;
+  }
   if (r.settings.symmetric_size > (std::size_t(1) << 50))
     throw std::runtime_error("GIO_SYMMETRIC_SIZE=" + config::format_size(r.settings.symmetric_size) +
                              " is larger than 1 PiB");
@@ -136,13 +141,57 @@ void connect_peers(runtime& r, const std::vector<transports::p2p::heap_card>& ca
       c.peer = {r.heap, static_cast<std::uint32_t>(transport::self),
                 peer_load_store | peer_native_atomics | peer_same_device};
       c.gpu = r.device.ordinal;
+    } else if (r.gda_on && transports::gda::forced(r.settings)) {
+      c.peer = {nullptr, static_cast<std::uint32_t>(transport::gda), peer_native_atomics};
     } else {
       c = transports::p2p::connect(*r.backend, gpu_build, cards[me], cards[pe]);
+      // Whatever load/store cannot reach goes through the NIC.
+      if (r.gda_on && !c.peer.heap_base) c.peer = {nullptr, static_cast<std::uint32_t>(transport::gda), peer_native_atomics};
     }
     // GIO_ATOMICS=cas: the device library's CAS-loop fallback for every peer, this PE included.
     if (r.settings.atomics == "cas") c.peer.caps &= ~static_cast<std::uint32_t>(peer_native_atomics);
     r.peers[pe] = c.peer;
   }
+}
+
+// Opens this PE's NIC; gda is on only if every PE has one. Forced gda without a NIC is an
+// error on every PE; in auto mode PE 0 says in one line why other nodes are unreachable.
+void open_nic(std::unique_ptr<runtime>& r) {
+  bool have = false;
+  std::string why;
+  stage(r, "opening the NIC for gda", [&] {
+    if (!gpu_build) throw std::runtime_error("GIO_TRANSPORT=" + r->settings.transport + ": this build of gio has no GPU, hence no gda");
+    have = r->gda.open(r->settings, *r->boot, *r->backend, r->device.pci_bus_id, &why);
+    if (!have && transports::gda::forced(r->settings))
+      throw std::runtime_error("GIO_TRANSPORT=" + r->settings.transport + " but no RDMA device can serve it: " + why);
+  });
+  const char mine = have ? 1 : 0;
+  std::vector<char> all(r->boot->size());
+  r->boot->allgather(&mine, all.data(), 1);
+  r->gda_on = true;
+  for (int pe = 0; pe < r->boot->size(); ++pe) {
+    if (all[pe]) continue;
+    r->gda_on = false;
+    r->gda_off_reason = "PE " + std::to_string(pe) + " has no usable RDMA device" + (pe == r->pe() ? ": " + why : "");
+  }
+  if (!r->gda_on && r->pe() == 0)
+    std::fprintf(stderr, "gio: no gda transport (%s); PEs on other nodes are unreachable\n", r->gda_off_reason.c_str());
+}
+
+// Collective: the QPs to every PE the peer table routes over gda.
+void connect_gda(std::unique_ptr<runtime>& r) {
+  std::vector<bool> gda_peer(r->boot->size());
+  for (int pe = 0; pe < r->boot->size(); ++pe)
+    gda_peer[pe] = r->peers[pe].transport == static_cast<std::uint32_t>(transport::gda);
+  std::string failure;
+  try {
+    r->gda.connect(r->settings, *r->boot, *r->backend, r->heap, r->heap_bytes, r->gda_area_offset, gda_peer);
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  stage(r, "connecting gda queue pairs", [&] {
+    if (!failure.empty()) throw std::runtime_error(failure);
+  });
 }
 
 // Every mapped heap must answer a load from this GPU with its owner's probe word.
@@ -176,6 +225,7 @@ void publish_handle(runtime& r) {
   r.handle.heap_size = r.heap_bytes;
   r.handle.peers = r.peers_device;
   r.handle.wait_timeout_ns = r.settings.wait_timeout_ns;
+  r.handle.gda = r.gda_on ? r.gda.device_table() : nullptr;
   // The inline window starts at the node's first PE (mpirun places a node's PEs contiguously).
   const int first = std::max(0, r.pe() - r.boot->node_rank());
   r.handle.inline_first_pe = first;
@@ -320,6 +370,7 @@ void shmem_init() {
     select_gpu(*r);
   });
   stage(r, "allocating the symmetric heap", [&] { allocate_heap(*r); });
+  if (transports::gda::wanted(r->settings, *r->boot)) open_nic(r);
   transports::p2p::heap_card mine{};
   stage(r, "exporting the heap", [&] {
     mine = transports::p2p::make_card(*r->backend, r->heap, r->heap_bytes, r->device.pci_bus_id, r->boot->node_id());
@@ -330,6 +381,7 @@ void shmem_init() {
     const std::uint64_t word = probe_magic ^ static_cast<std::uint64_t>(r->pe());
     r->backend->copy(r->heap + probe_offset, &word, sizeof word);
   });
+  if (r->gda_on) connect_gda(r);
   r->boot->barrier();  // every import done and every probe word written
   stage(r, "probing peers", [&] {
     r->backend->exports_done();
@@ -398,28 +450,41 @@ void shmem_barrier_all() {
   r.boot->barrier();
 }
 
+namespace {
+// A host put/get: a copy through the mapped heap, or over gda a one-workgroup kernel running the
+// device library (the NIC reaches the peer; nothing is mapped to copy through).
+void host_rma(const char* call, bool put, void* symmetric, void* local, std::size_t nbytes, int pe,
+              const stream_t* stream) {
+  runtime& r = running(call);
+  const std::size_t offset = heap_offset(r, symmetric, nbytes, call);
+  if (pe >= 0 && pe < r.boot->size() && r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda)) {
+    r.backend->rma(r.handle, {call, put, symmetric, local, nbytes, pe}, stream);
+    return;
+  }
+  char* remote = reachable_heap(r, pe, call) + offset;
+  void* dst = put ? static_cast<void*>(remote) : local;
+  const void* src = put ? static_cast<const void*>(local) : remote;
+  if (stream)
+    r.backend->copy_async(dst, src, nbytes, *stream);
+  else
+    r.backend->copy(dst, src, nbytes);
+}
+}  // namespace
+
 void shmem_putmem(void* dest, const void* source, std::size_t nbytes, int pe) {
-  runtime& r = running("shmem_putmem");
-  const std::size_t offset = heap_offset(r, dest, nbytes, "shmem_putmem");
-  r.backend->copy(reachable_heap(r, pe, "shmem_putmem") + offset, source, nbytes);
+  host_rma("shmem_putmem", true, dest, const_cast<void*>(source), nbytes, pe, nullptr);
 }
 
 void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe) {
-  runtime& r = running("shmem_getmem");
-  const std::size_t offset = heap_offset(r, source, nbytes, "shmem_getmem");
-  r.backend->copy(dest, reachable_heap(r, pe, "shmem_getmem") + offset, nbytes);
+  host_rma("shmem_getmem", false, const_cast<void*>(source), dest, nbytes, pe, nullptr);
 }
 
 void shmem_putmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream) {
-  runtime& r = running("shmem_putmem_on_stream");
-  const std::size_t offset = heap_offset(r, dest, nbytes, "shmem_putmem_on_stream");
-  r.backend->copy_async(reachable_heap(r, pe, "shmem_putmem_on_stream") + offset, source, nbytes, stream);
+  host_rma("shmem_putmem_on_stream", true, dest, const_cast<void*>(source), nbytes, pe, &stream);
 }
 
 void shmem_getmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream) {
-  runtime& r = running("shmem_getmem_on_stream");
-  const std::size_t offset = heap_offset(r, source, nbytes, "shmem_getmem_on_stream");
-  r.backend->copy_async(dest, reachable_heap(r, pe, "shmem_getmem_on_stream") + offset, nbytes, stream);
+  host_rma("shmem_getmem_on_stream", false, const_cast<void*>(source), dest, nbytes, pe, &stream);
 }
 
 // Copies enqueued on a stream complete before the stream's next work starts, and the copy
@@ -454,6 +519,14 @@ runtime_report shmem_runtime_report() {
   rep.gpu_memory_used =
       gpu_build ? r.heap_bytes + sizeof(peer_info) * r.peers.size() + sizeof(team_info) * r.teams.size() : 0;
   rep.init_seconds = r.init_seconds;
+  if (r.gda_on)
+    rep.network = std::string("gda ") + (r.gda.mode() == gda_mode::proxy ? "(ikn: CPU proxy posts)" : "(direct)") +
+                  " over " + r.gda.description() + ", " + std::to_string(r.gda.contexts()) + " contexts, SQ depth " +
+                  std::to_string(r.settings.gda_sq_depth);
+  else if (!r.gda_off_reason.empty())
+    rep.network = "gda off: " + r.gda_off_reason;
+  else
+    rep.network = "gda not needed (every PE on this node; GIO_TRANSPORT=gda forces it)";
   return rep;
 }
 

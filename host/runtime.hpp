@@ -13,6 +13,7 @@
 #include "gio/host.hpp"
 #include "gpu/backend.hpp"
 #include "heap_allocator.hpp"
+#include "transports/gda/gda_setup.hpp"
 #include "transports/p2p/p2p_setup.hpp"
 
 namespace gio::rt {
@@ -49,6 +50,11 @@ struct runtime {
   std::size_t team_sync_offset = 0;  // the sync areas: max_teams x team_sync_words(n_pes) words
   std::unique_ptr<heap_allocator> allocator;
   std::vector<transports::p2p::connection> connections;  // one per PE
+  // The GDA transport (GIO_TRANSPORT, other nodes): on when every PE opened a NIC.
+  transports::gda::transport gda;
+  bool gda_on = false;
+  std::size_t gda_area_offset = 0;  // its part of gio's heap area
+  std::string gda_off_reason;       // why it is off although wanted (gio-info)
   std::vector<peer_info> peers;    // host copy of the device table
   peer_info* peers_device = nullptr;
   std::vector<team_slot> teams;    // GIO_MAX_TEAMS entries, index = shmem_team_t

@@ -45,6 +45,17 @@ struct collective_request {
   int root;
 };
 
+// One host-initiated put or get through the device library (GPU builds), checked by the runtime:
+// `symmetric` is an address of this PE's heap, `local` any memory this GPU can address.
+struct rma_request {
+  const char* call;
+  bool put;
+  void* symmetric;
+  void* local;
+  std::size_t bytes;
+  int pe;
+};
+
 struct device_info {
   int ordinal = -1;
   std::string name;
@@ -78,6 +89,16 @@ class backend {
   virtual void* allocate_table(std::size_t bytes) = 0;
   virtual void free_table(void* table) = 0;
 
+  // Pinned host memory that this GPU can address at the same pointer (the IKN command rings).
+  virtual void* allocate_host_mapped(std::size_t bytes) = 0;
+  virtual void free_host_mapped(void* p) = 0;
+  // Host memory someone else allocated (rdma-core's rings; `io`: a NIC's doorbell page, MMIO)
+  // made addressable by this GPU; returns the GPU's address for `host`.
+  virtual void* map_host(void* host, std::size_t bytes, bool io) = 0;
+  virtual void unmap_host(void* host) = 0;
+  // A dma-buf file descriptor for GPU memory [base, base + bytes), or -1 where this build has none.
+  virtual int dmabuf_fd(void* base, std::size_t bytes) = 0;
+
   virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;  // synchronous, any memory
   virtual void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) = 0;
   virtual void fill(void* dst, int byte, std::size_t bytes) = 0;
@@ -102,6 +123,9 @@ class backend {
   // build has no device: the runtime runs collectives over the bootstrap instead.
   virtual void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) = 0;
   virtual void team_sync(const device_handle& handle, shmem_team_t team, const char* call, const stream_t* stream) = 0;
+  // Host put/get to a PE reached through the NIC (no mapping to copy through): one workgroup runs
+  // the device library's put/get and quiet, on `*stream` or (null) an internal stream waited for.
+  virtual void rma(const device_handle& handle, const rma_request& r, const stream_t* stream) = 0;
 };
 
 std::unique_ptr<backend> make_backend();

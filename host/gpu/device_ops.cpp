@@ -7,6 +7,7 @@
 
 #include "gio/device/amo_core.hpp"
 #include "gio/device/collectives.hpp"
+#include "gio/device/order.hpp"
 #include "gpu/gpu_api.hpp"
 
 namespace gio::gpu {
@@ -62,7 +63,24 @@ __global__ void __launch_bounds__(collective_threads)
   detail::team_sync<coop::wg>(ctx_create_wg(h, storage), team, false, call.text, {__FILE__, __LINE__});
 }
 
+// A host put/get to a PE reached through the NIC, then quiet: complete when the kernel ends.
+__global__ void __launch_bounds__(collective_threads) rma_kernel(device_handle h, rma_request r, call_name call) {
+  __shared__ ctx storage;
+  const ctx& x = ctx_create_wg(h, storage);
+  const source_location here{__FILE__, __LINE__};
+  if (r.put)
+    detail::put<coop::wg>(x, r.symmetric, r.local, r.bytes, 1, r.pe, call.text, here);
+  else
+    detail::get<coop::wg>(x, r.local, r.symmetric, r.bytes, 1, r.pe, call.text, here);
+  if (platform::thread_in_wg() == 0) shmem_ctx_quiet(x);
+}
+
 }  // namespace
+
+void enqueue_rma(const device_handle& h, const rma_request& r, stream_t stream) {
+  rma_kernel<<<1, collective_threads, 0, stream>>>(h, r, name_of(r.call));
+  check_rt(GIO_RT(GetLastError)(), "launching a host put/get");
+}
 
 void enqueue_atomic(const device_handle& h, const atomic_request& a, std::uint64_t* old_bits, stream_t stream) {
   visit_dtype(a.type, [&](auto zero) {

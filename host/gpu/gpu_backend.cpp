@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "gio/device/transports/gda/gda.hpp"
 #include "gio/device/wait_core.hpp"
 #include "gio/platform/strong.hpp"
 #include "gpu/backend.hpp"
@@ -25,15 +26,20 @@ __global__ void probe_loads_kernel(char* const* bases, int count, std::size_t of
 // announcement in this PE's slots. The leading SC fence makes everything ordered before the
 // barrier (earlier work on the stream) visible before the announcement (release); the wait
 // decides with acquire loads, so later work sees what the peers did before theirs.
+// Over gda the announcement is an inline RDMA write, after this context's WQEs completed.
 __global__ void barrier_kernel(device_handle h, std::size_t slots_offset, std::uint64_t epoch) {
-  const ctx c{h};
+  const ctx c = ctx_default(h);
+  const source_location here{__FILE__, __LINE__};
   platform::fence_sc_system();
+  if (h.gda) transports::gda::quiet(c, "shmem_barrier_all_on_stream", here);
+  auto* mine = reinterpret_cast<std::uint64_t*>(h.heap_base + slots_offset);
   for (int pe = 0; pe < h.n_pes; ++pe) {
     char* base = h.peers[pe].heap_base;
-    if (base) platform::st_relaxed_sys(reinterpret_cast<std::uint64_t*>(base + slots_offset) + h.my_pe, epoch);
+    if (h.peers[pe].transport == static_cast<std::uint32_t>(transport::gda))
+      transports::gda::p(c, pe, mine + h.my_pe, epoch, "shmem_barrier_all_on_stream", here);
+    else if (base)
+      platform::st_relaxed_sys(reinterpret_cast<std::uint64_t*>(base + slots_offset) + h.my_pe, epoch);
   }
-  auto* mine = reinterpret_cast<std::uint64_t*>(h.heap_base + slots_offset);
-  const source_location here{__FILE__, __LINE__};
   for (int pe = 0; pe < h.n_pes; ++pe)
     detail::wait_until(c, mine + pe, SHMEM_CMP_GE, epoch, "shmem_barrier_all_on_stream", here);
 }
@@ -179,6 +185,37 @@ class gpu_backend final : public backend {
     check_rt(GIO_RT(StreamSynchronize)(stream), "completing a host atomic");
     return old;
   }
+
+  void rma(const device_handle& handle, const rma_request& r, const stream_t* stream) override {
+    activate();
+    enqueue_rma(handle, r, stream ? *stream : internal_stream());
+    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing a host put/get");
+  }
+
+  void* allocate_host_mapped(std::size_t bytes) override {
+    activate();
+    void* p = nullptr;
+    check_rt(GIO_RT(HostAlloc)(&p, bytes, GIO_RT(HostAllocMapped) | GIO_RT(HostAllocPortable)),
+             "allocating mapped host memory");
+    return p;
+  }
+  void free_host_mapped(void* p) override { (void)GIO_RT(FreeHost)(p); }
+
+  void* map_host(void* host, std::size_t bytes, bool io) override {
+    activate();
+    unsigned flags = GIO_RT(HostRegisterMapped) | GIO_RT(HostRegisterPortable);
+    if (io) flags |= GIO_RT(HostRegisterIoMemory);
+    check_rt(GIO_RT(HostRegister)(host, bytes, flags), io ? "mapping the NIC's doorbell page into the GPU"
+                                                         : "mapping NIC rings into the GPU");
+    void* device = nullptr;
+    check_rt(GIO_RT(HostGetDevicePointer)(&device, host, 0), "the GPU's address of mapped host memory");
+    return device;
+  }
+  void unmap_host(void* host) override { (void)GIO_RT(HostUnregister)(host); }
+
+  // Registration through dma-buf needs the driver API's handle export; this build registers GPU
+  // memory through peer memory instead (docs/transports.md, "Registration").
+  int dmabuf_fd(void*, std::size_t) override { return -1; }
 
   void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) override {
     activate();

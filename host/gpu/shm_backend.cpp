@@ -21,6 +21,10 @@
 namespace gio::gpu {
 namespace {
 
+std::runtime_error no_gda() {
+  return std::runtime_error("this build of gio has no GPU support (GIO_GPU=none), hence no gda transport");
+}
+
 std::runtime_error system_error(const std::string& what) {
   return std::runtime_error(what + ": " + std::strerror(errno));
 }
@@ -139,6 +143,14 @@ class shm_backend final : public backend {
     return table;
   }
   void free_table(void* table) override { std::free(table); }
+
+  // No GPU, hence no GPU-initiated networking: the runtime never asks for these.
+  void* allocate_host_mapped(std::size_t) override { throw no_gda(); }
+  void free_host_mapped(void*) override {}
+  void* map_host(void*, std::size_t, bool) override { throw no_gda(); }
+  void unmap_host(void*) override {}
+  int dmabuf_fd(void*, std::size_t) override { return -1; }
+  void rma(const device_handle&, const rma_request&, const stream_t*) override { throw no_gda(); }
 
   void copy(void* dst, const void* src, std::size_t bytes) override { std::memmove(dst, src, bytes); }
   void copy_async(void* dst, const void* src, std::size_t bytes, stream_t) override { copy(dst, src, bytes); }

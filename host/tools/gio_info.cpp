@@ -15,6 +15,7 @@ const char* transport_name(gio::transport t) {
   switch (t) {
     case gio::transport::self: return "self";
     case gio::transport::p2p: return "p2p (load/store)";
+    case gio::transport::gda: return "gda (RDMA)";
     case gio::transport::none: return "none";
   }
   return "?";
@@ -27,6 +28,7 @@ std::string capability_names(std::uint32_t caps) {
   // (the link lacks them, or GIO_ATOMICS=cas).
   if (caps & gio::peer_load_store) out += (caps & gio::peer_native_atomics) ? "atomics: native " : "atomics: cas ";
   if (caps & gio::peer_same_device) out += "same-GPU ";
+  if (!(caps & gio::peer_load_store) && (caps & gio::peer_native_atomics)) out += "atomics: NIC ";
   return out.empty() ? "-" : out;
 }
 
@@ -59,6 +61,7 @@ void print_pe(const gio::runtime_report& rep) {
   for (const auto& nic : topo.nics)
     std::printf("  NIC %-10s %s NUMA %d: %s\n", nic.name.c_str(), nic.pci_bus_id.c_str(), nic.numa_node,
                 nic.relation.c_str());
+  std::printf("  network: %s\n", rep.network.c_str());
   print_team("SHMEM_TEAM_WORLD", gio::SHMEM_TEAM_WORLD);
   print_team("SHMEM_TEAM_SHARED", gio::SHMEM_TEAM_SHARED);
   for (int pe = 0; pe < rep.n_pes; ++pe) {

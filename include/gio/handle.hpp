@@ -14,6 +14,7 @@ enum class transport : std::uint32_t {
   none = 0,  // not reachable from the device (e.g. another node before the GDA transport)
   self = 1,  // this PE
   p2p = 2,   // heap mapped into this GPU: another GPU over NVLink/xGMI/PCIe, or the same GPU
+  gda = 3,   // through the NIC: RDMA from queue pairs this GPU drives (device_handle::gda)
 };
 
 // Per-peer capabilities, probed at init (gio-info prints them).
@@ -30,7 +31,9 @@ struct peer_info {
 };
 static_assert(sizeof(peer_info) == 16, "peer_info is shared with device code");
 
-inline constexpr std::uint32_t handle_abi_version = 3;
+inline constexpr std::uint32_t handle_abi_version = 4;
+
+struct gda_table;  // gio/gda.hpp
 
 // Up to this many PEs (a window starting at the node's first PE) are resolved from the handle
 // itself, so a context in shared memory finds them without a global-memory load (after an
@@ -55,7 +58,7 @@ struct alignas(16) device_handle {
   std::int64_t inline_delta[handle_inline_peers];  // that heap's base minus this PE's heap base
   const team_info* teams;     // max_teams entries, in GPU memory; index = shmem_team_t
   std::uint64_t world_sync_offset;  // teams[SHMEM_TEAM_WORLD].sync_offset, without a table load
-  std::uint64_t reserved3;
+  const gda_table* gda;       // the GDA transport's tables in GPU memory, or nullptr when no PE is reached over it
 };
 static_assert(std::is_trivially_copyable_v<device_handle>, "passed to kernels by value");
 static_assert(sizeof(device_handle) == 160, "device_handle layout is part of the ABI");

@@ -142,6 +142,7 @@ struct runtime_report {
   std::size_t heap_size;
   std::size_t gpu_memory_used;  // bytes of device memory gio holds (heap + tables)
   double init_seconds;
+  std::string network;          // the gda transport: its NIC, contexts and mode, or why it is off
 };
 runtime_report shmem_runtime_report();
 peer_report shmem_peer_report(int pe);

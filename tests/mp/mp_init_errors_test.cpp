@@ -76,6 +76,17 @@ TEST(InitErrors, OnePEFailingFailsEveryPE) {
   if (me != failing_pe) EXPECT_TRUE(contains(cause, "PE 1 ")) << "names the failed PE: " << e.what();
 }
 
+// Forcing the NIC transports where they cannot run (this GPU-less build) fails on every PE with
+// the cause, instead of leaving PEs unreachable.
+TEST(InitErrors, ForcedGdaWithoutGpuFailsEveryPE) {
+  ASSERT_EQ(::setenv("GIO_TRANSPORT", "gda", 1), 0);
+  const error e = init_error();
+  EXPECT_EQ(e.pe(), mp_test::launcher_rank()) << e.what();
+  EXPECT_TRUE(contains(e.what(), "opening the NIC for gda")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "GIO_TRANSPORT=gda")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "no GPU")) << e.what();
+}
+
 TEST(InitErrors, NotLaunchedByMpirunIsExplained) {
   forget_launcher();
   ASSERT_EQ(::setenv("GIO_BOOTSTRAP", "mpi", 1), 0);

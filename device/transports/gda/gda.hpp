@@ -1,0 +1,463 @@
+// The GDA transport on the device (GIO §4–5): a GPU thread reserves WQE indices on its
+// workgroup's queue pair to the target PE, writes the pre-templated WQE (wqe_builder.hpp),
+// publishes the doorbell record and rings the NIC's doorbell; completion is tracked per WQE index
+// by polling that QP's CQ. The proxy (IKN) mode shares everything but the last step: it hands a
+// command to a CPU thread instead (docs/transports.md, "gda and ikn").
+//
+// Ring discipline, per QP (include/gio/gda.hpp, gda_qp_state):
+//  - reserve: indices come from an atomic add on `reserved`; index i may use its SQ slot once
+//    i - depth has completed, and its fetch word once the previous owner of the slot let go of it
+//    (`slot_owner` = generation i >> log_sq), so a fetched value is never overwritten unread.
+//  - publish: WQEs are published to the NIC in index order (`posted`), each after a system-scope
+//    release fence that orders its WQE bytes before the doorbell record, and the record before the
+//    doorbell store.
+//  - complete: whoever waits polls the CQ under a try-lock; a CQE for WQE i completes every index
+//    up to i (RC executes and completes a QP's WQEs in order). An error CQE is reported with the
+//    PE, the peer, the QP and the syndrome, and traps: it never turns into a hang.
+//
+// Which local memory the NIC may touch: only the registered heap. A put whose source lies outside
+// it (a kernel's local array, shared memory, any unregistered buffer) goes inline when it fits a
+// WQE, else through the context's bounce buffer; likewise a get into such memory.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include "gio/device/checks.hpp"
+#include "gio/device/copy.hpp"
+#include "gio/device/ctx.hpp"
+#include "gio/device/transports/gda/wqe_builder.hpp"
+#include "gio/gda.hpp"
+#include "gio/ops.hpp"
+#include "gio/platform/strong.hpp"
+#include "gio/templates/mlx5_cqe.hpp"
+
+namespace gio::transports::gda {
+
+// Largest payload one WQE carries (mlx5 messages go up to 2 GiB; smaller WQEs keep a slow peer
+// from holding one slot for long).
+inline constexpr std::size_t max_wqe_bytes = std::size_t{1} << 30;
+inline constexpr std::size_t inline_bytes = mlx5::inline_write::max_len;
+
+namespace ring {
+
+GIO_DEVICE std::uint64_t* word(unsigned long long* p) { return reinterpret_cast<std::uint64_t*>(p); }
+GIO_DEVICE std::uint64_t load(unsigned long long* p) { return platform::ld_acquire_sys_bits(word(p)); }
+
+// Prints what a stuck or failed QP looks like, then traps.
+__device__ __noinline__ inline void report(const ctx& c, const gda_qp& q, const char* call, source_location loc,
+                                    const char* what, std::uint64_t waited_for) {
+  gda_qp_state& s = *q.state;
+  printf("gio: PE %d: %s (%s:%d): gda: %s on the QP to PE %d (qpn 0x%x): waiting for WQE %llu; reserved %llu, "
+         "posted %llu, completed %llu, CQEs consumed %llu\n",
+         c.h.my_pe, call, loc.file, loc.line, what, q.peer, q.qpn, static_cast<unsigned long long>(waited_for),
+         static_cast<unsigned long long>(load(&s.reserved)), static_cast<unsigned long long>(load(&s.posted)),
+         static_cast<unsigned long long>(load(&s.completed)), static_cast<unsigned long long>(load(&s.cq_ci)));
+  platform::trap();
+}
+
+__device__ __noinline__ inline void report_error_cqe(const ctx& c, const gda_qp& q, const mlx5::cqe_info& e) {
+  printf("gio: PE %d: gda: error completion on the QP to PE %d (qpn 0x%x, CQE qpn 0x%x): %s, syndrome %s (0x%x), "
+         "vendor syndrome 0x%x, WQE %u (%s)\n",
+         c.h.my_pe, q.peer, q.qpn, e.qpn, mlx5::cqe_opcode_name(e.opcode), mlx5::cqe_syndrome_name(e.syndrome),
+         e.syndrome, e.vendor_syndrome, e.wqe_counter, mlx5::wqe_opcode_name(e.wqe_opcode));
+  platform::trap();
+}
+
+// Consumes every CQE the NIC has written, if no other thread is doing so.
+GIO_DEVICE_OUTLINE inline void poll_cq(const ctx& c, const gda_qp& q) {
+  gda_qp_state& s = *q.state;
+  if (platform::atomic_cas_sys_bits(&s.poll_lock, 0u, 1u) != 0u) return;
+  std::uint64_t ci = load(&s.cq_ci);
+  std::uint64_t done = load(&s.completed);
+  const std::uint64_t before = ci;
+  const std::uint32_t mask = (1u << q.log_cq) - 1u;
+  for (;;) {
+    const mlx5::cqe64* entry = q.cq + (ci & mask);
+    const std::uint8_t op_own = platform::ld_acquire_sys_bits(&entry->op_own);
+    if (!mlx5::cqe_ready(op_own, static_cast<std::uint32_t>(ci), q.log_cq)) break;
+    mlx5::cqe64 copy;  // read after the owner byte's acquire: the NIC wrote that byte last
+    const auto* from = reinterpret_cast<const std::uint64_t*>(entry);
+    auto* to = reinterpret_cast<std::uint64_t*>(&copy);
+    for (unsigned w = 0; w < sizeof(copy) / sizeof(std::uint64_t); ++w) to[w] = platform::ld_relaxed_sys_bits(from + w);
+    const mlx5::cqe_info info = mlx5::decode_cqe(copy);
+    if (info.is_error()) {
+      platform::st_relaxed_sys_bits(&s.error, 0x100u | info.syndrome);
+      report_error_cqe(c, q, info);
+    }
+    // The CQE names a WQE at or after `done`: RC completes in order, so everything up to it is done.
+    done += static_cast<std::uint16_t>(info.wqe_counter - static_cast<std::uint16_t>(done)) + 1u;
+    ++ci;
+  }
+  if (ci != before) {
+    platform::st_relaxed_sys_bits(word(&s.cq_ci), ci);
+    platform::st_relaxed_sys_bits(&q.cq_dbrec[mlx5::cq_set_ci], mlx5::cq_dbrec_be(static_cast<std::uint32_t>(ci)));
+    platform::st_release_sys_bits(word(&s.completed), done);
+  }
+  platform::st_release_sys_bits(&s.poll_lock, 0u);
+}
+
+// Until every index below `target` has completed.
+GIO_DEVICE_OUTLINE inline void wait_completed(const ctx& c, const gda_qp& q, std::uint64_t target, const char* call,
+                               source_location loc) {
+  detail::wait_budget budget(c);
+  while (load(&q.state->completed) < target) {
+    poll_cq(c, q);
+    if (budget.overdue()) report(c, q, call, loc, "no completion", target - 1);
+  }
+}
+
+GIO_DEVICE std::uint32_t slot_of(const gda_qp& q, std::uint64_t index) {
+  return static_cast<std::uint32_t>(index) & ((1u << q.log_sq) - 1u);
+}
+GIO_DEVICE std::uint32_t generation(const gda_qp& q, std::uint64_t index) {
+  return static_cast<std::uint32_t>(index >> q.log_sq);
+}
+
+// `n` consecutive indices whose slots (and fetch words) are free.
+GIO_DEVICE_OUTLINE inline std::uint64_t reserve(const ctx& c, const gda_qp& q, unsigned n, const char* call, source_location loc) {
+  const std::uint64_t first = platform::atomic_rmw_sys_bits<platform::rmw::add>(word(&q.state->reserved), n);
+  const std::uint64_t depth = std::uint64_t{1} << q.log_sq;
+  if (first + n > depth) wait_completed(c, q, first + n - depth, call, loc);
+  for (std::uint64_t i = first; i < first + n; ++i) {
+    detail::wait_budget budget(c);
+    while (platform::ld_acquire_sys_bits(&q.slot_owner[slot_of(q, i)]) != generation(q, i))
+      if (budget.overdue()) report(c, q, call, loc, "a fetch result was never collected", i);
+  }
+  return first;
+}
+
+// Lets the next generation use index i's fetch word.
+GIO_DEVICE void release(const gda_qp& q, std::uint64_t index) {
+  platform::st_release_sys_bits(&q.slot_owner[slot_of(q, index)], generation(q, index) + 1u);
+}
+
+// Writes command `cmd` for index i: the WQE itself (direct) or the proxy's command.
+GIO_DEVICE_OUTLINE inline void write(const gda_qp& q, gda_mode mode, std::uint64_t i, const gda_command& cmd) {
+  const std::uint32_t s = slot_of(q, i);
+  if (mode == gda_mode::proxy) {
+    auto* to = reinterpret_cast<std::uint64_t*>(q.commands + s);
+    const auto* from = reinterpret_cast<const std::uint64_t*>(&cmd);
+    for (unsigned w = 0; w < offsetof(gda_command, ready) / sizeof(std::uint64_t); ++w) to[w] = from[w];
+    return;  // `ready` is published in order by publish()
+  }
+  build_wqe(q.sq[s], &q.slot_kind[s], static_cast<std::uint16_t>(i), cmd, q.qpn, q.lkey, q.rkey);
+}
+
+// Hands indices [first, first + n), already written, to the NIC (or the proxy) in index order.
+GIO_DEVICE_OUTLINE inline void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
+                        const char* call, source_location loc) {
+  gda_qp_state& s = *q.state;
+  platform::fence_acq_rel_system();  // the WQE (command) bytes before the doorbell record (ready word)
+  detail::wait_budget budget(c);
+  while (load(&s.posted) != first)
+    if (budget.overdue()) report(c, q, call, loc, "an earlier WQE was never published", first);
+  const std::uint64_t end = first + n;
+  if (mode == gda_mode::proxy) {
+    for (std::uint64_t i = first; i < end; ++i)
+      platform::st_relaxed_sys_bits(reinterpret_cast<std::uint64_t*>(&q.commands[slot_of(q, i)].ready), i + 1);
+  } else {
+    platform::st_relaxed_sys_bits(&q.dbrec[mlx5::snd_dbr], mlx5::sq_dbrec_be(static_cast<std::uint32_t>(end)));
+    platform::fence_acq_rel_system();  // the record before the doorbell: the NIC fetches up to the record
+    const mlx5::wqe_bb& last = q.sq[slot_of(q, end - 1)];
+    platform::st_relaxed_sys_bits(q.uar, doorbell_of(last));
+  }
+  platform::st_release_sys_bits(word(&s.posted), end);
+}
+
+}  // namespace ring
+
+// ---- the tables --------------------------------------------------------------------------------
+
+GIO_DEVICE const gda_table& table(const ctx& c) { return *c.h.gda; }
+GIO_DEVICE unsigned context_of(const gda_table& t) { return platform::wg_id() % t.contexts; }
+
+// The calling workgroup's QP to world PE `pe`.
+GIO_DEVICE const gda_qp& qp_to(const ctx& c, int pe) {
+  const gda_table& t = table(c);
+  return t.qps[context_of(t) * t.qps_per_context + static_cast<unsigned>(t.peers[pe].qp_slot)];
+}
+
+// `symmetric` (an address of this PE's heap) as PE `pe`'s NIC addresses it.
+GIO_DEVICE std::uint64_t remote(const ctx& c, int pe, const void* symmetric) {
+  return table(c).peers[pe].heap_address + static_cast<std::uint64_t>(static_cast<const char*>(symmetric) - c.h.heap_base);
+}
+GIO_DEVICE std::uint64_t local(const void* p) { return reinterpret_cast<std::uint64_t>(p); }
+
+GIO_DEVICE bool in_heap(const ctx& c, const void* p, std::size_t bytes) {
+  const char* q = static_cast<const char*>(p);
+  return q >= c.h.heap_base && static_cast<std::uint64_t>(q - c.h.heap_base) + bytes <= c.h.heap_size;
+}
+
+// One WQE: posted; returns its index (the caller waits for it, or not).
+GIO_DEVICE_OUTLINE inline std::uint64_t post(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
+                              source_location loc) {
+  const gda_mode mode = table(c).mode;
+  const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
+  ring::write(q, mode, i, cmd);
+  ring::publish(c, q, mode, i, 1, call, loc);
+  return i;
+}
+
+// A WQE with nothing to fetch: its fetch word is let go at once.
+GIO_DEVICE_OUTLINE inline std::uint64_t post_released(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
+                                       source_location loc) {
+  const std::uint64_t i = post(c, q, cmd, call, loc);
+  ring::release(q, i);
+  return i;
+}
+
+GIO_DEVICE gda_command write_command(std::uint64_t laddr, std::uint64_t raddr, std::size_t bytes) {
+  gda_command cmd{};
+  cmd.kind = gda_kind_write;
+  cmd.raddr = raddr;
+  cmd.len = static_cast<std::uint32_t>(bytes);
+  cmd.op.laddr = laddr;
+  return cmd;
+}
+GIO_DEVICE gda_command inline_command(std::uint8_t kind, std::uint64_t raddr, const void* source, std::size_t bytes) {
+  gda_command cmd{};
+  cmd.kind = kind;
+  cmd.raddr = raddr;
+  cmd.len = static_cast<std::uint32_t>(bytes);
+  const auto* from = static_cast<const unsigned char*>(source);
+  for (std::size_t b = 0; b < bytes; ++b) cmd.data[b] = from[b];
+  return cmd;
+}
+
+// ---- RMA ----------------------------------------------------------------------------------------
+
+// The context's bounce buffer (in the registered heap), held by one group at a time.
+GIO_DEVICE char* bounce_of(const ctx& c) {
+  const gda_table& t = table(c);
+  return t.bounce + std::size_t{context_of(t)} * t.bounce_bytes;
+}
+GIO_DEVICE_OUTLINE inline void lock_bounce(const ctx& c) {
+  const gda_table& t = table(c);
+  unsigned int* lock = &t.contexts_state[context_of(t)].bounce_lock;
+  while (platform::atomic_cas_sys_bits(lock, 0u, 1u) != 0u) platform::sleep_ns(64);
+  platform::fence_acq_rel_system();
+}
+GIO_DEVICE void unlock_bounce(const ctx& c) {
+  const gda_table& t = table(c);
+  platform::st_release_sys_bits(&t.contexts_state[context_of(t)].bounce_lock, 0u);
+}
+
+// put to `pe` (`dest` symmetric). The group's leader posts; with `wait` the put has completed
+// (source reusable, data at the target) on return, else only the small and staged ones have.
+template <class Coop>
+GIO_DEVICE_OUTLINE void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
+                    const char* call, source_location loc) {
+  const gda_qp& q = qp_to(c, pe);
+  const bool leader = Coop::rank() == 0;
+  if (bytes <= inline_bytes || in_heap(c, source, bytes)) {
+    if (leader && bytes > 0) {
+      if (bytes <= inline_bytes) {
+        post_released(c, q, inline_command(gda_kind_inline, remote(c, pe, dest), source, bytes), call, loc);
+      } else {
+        std::uint64_t last = 0;
+        for (std::size_t done = 0; done < bytes; done += max_wqe_bytes) {
+          const std::size_t n = bytes - done < max_wqe_bytes ? bytes - done : max_wqe_bytes;
+          last = post_released(c, q, write_command(local(static_cast<const char*>(source) + done),
+                                                   remote(c, pe, static_cast<char*>(dest) + done), n), call, loc);
+        }
+        if (wait) ring::wait_completed(c, q, last + 1, call, loc);
+      }
+    }
+    Coop::sync();
+    return;
+  }
+  // Staged through the bounce buffer, a chunk at a time, each complete before the next is staged.
+  if (leader) lock_bounce(c);
+  char* stage = bounce_of(c);
+  const std::size_t chunk = table(c).bounce_bytes;
+  for (std::size_t done = 0; done < bytes; done += chunk) {
+    const std::size_t n = bytes - done < chunk ? bytes - done : chunk;
+    detail::copy_bytes(stage, static_cast<const char*>(source) + done, n, Coop::rank(), Coop::size());
+    Coop::sync();
+    if (leader) {
+      const std::uint64_t i =
+          post_released(c, q, write_command(local(stage), remote(c, pe, static_cast<char*>(dest) + done), n), call, loc);
+      ring::wait_completed(c, q, i + 1, call, loc);
+    }
+    Coop::sync();
+  }
+  if (leader) unlock_bounce(c);
+}
+
+// get from `pe` (`source` symmetric) into any local memory; complete on return.
+template <class Coop>
+GIO_DEVICE_OUTLINE void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, const char* call,
+                    source_location loc) {
+  const gda_qp& q = qp_to(c, pe);
+  const bool leader = Coop::rank() == 0;
+  if (in_heap(c, dest, bytes)) {
+    if (leader && bytes > 0) {
+      std::uint64_t last = 0;
+      for (std::size_t done = 0; done < bytes; done += max_wqe_bytes) {
+        const std::size_t n = bytes - done < max_wqe_bytes ? bytes - done : max_wqe_bytes;
+        gda_command cmd = write_command(local(static_cast<char*>(dest) + done),
+                                        remote(c, pe, static_cast<const char*>(source) + done), n);
+        cmd.kind = gda_kind_read;
+        last = post_released(c, q, cmd, call, loc);
+      }
+      ring::wait_completed(c, q, last + 1, call, loc);
+    }
+    Coop::sync();
+    return;
+  }
+  if (leader) lock_bounce(c);
+  char* stage = bounce_of(c);
+  const std::size_t chunk = table(c).bounce_bytes;
+  for (std::size_t done = 0; done < bytes; done += chunk) {
+    const std::size_t n = bytes - done < chunk ? bytes - done : chunk;
+    if (leader) {
+      gda_command cmd = write_command(local(stage), remote(c, pe, static_cast<const char*>(source) + done), n);
+      cmd.kind = gda_kind_read;
+      const std::uint64_t i = post_released(c, q, cmd, call, loc);
+      ring::wait_completed(c, q, i + 1, call, loc);
+    }
+    Coop::sync();
+    detail::copy_bytes(static_cast<char*>(dest) + done, stage, n, Coop::rank(), Coop::size());
+    Coop::sync();
+  }
+  if (leader) unlock_bounce(c);
+}
+
+template <class T> GIO_DEVICE_OUTLINE void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
+  post_released(c, qp_to(c, pe), inline_command(gda_kind_inline, remote(c, pe, dest), &value, sizeof(T)), call, loc);
+}
+
+// A fetching WQE: posted, waited for, its result read from the slot's fetch word.
+GIO_DEVICE_OUTLINE inline std::uint64_t fetch(const ctx& c, const gda_qp& q, gda_command cmd, const char* call, source_location loc) {
+  const gda_mode mode = table(c).mode;
+  const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
+  std::uint64_t* result = &q.fetch[ring::slot_of(q, i)];
+  cmd.op.laddr = local(result);
+  ring::write(q, mode, i, cmd);
+  ring::publish(c, q, mode, i, 1, call, loc);
+  ring::wait_completed(c, q, i + 1, call, loc);
+  const std::uint64_t value = platform::ld_relaxed_sys_bits(result);
+  ring::release(q, i);
+  return value;
+}
+
+template <class T> GIO_DEVICE_OUTLINE T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
+  gda_command cmd = write_command(0, remote(c, pe, source), sizeof(T));
+  cmd.kind = gda_kind_read;
+  const std::uint64_t word = fetch(c, qp_to(c, pe), cmd, call, loc);
+  T value;
+  __builtin_memcpy(&value, &word, sizeof(T));  // the read landed in the word's first bytes
+  return value;
+}
+
+// ---- atomics --------------------------------------------------------------------------------------
+
+GIO_DEVICE gda_command atomic_command(std::uint8_t kind, std::uint64_t raddr, std::uint64_t operand,
+                                      std::uint64_t compare, std::uint32_t bytes) {
+  gda_command cmd{};
+  cmd.kind = kind;
+  cmd.raddr = raddr;
+  cmd.len = bytes;
+  cmd.op.operand = operand;
+  cmd.op.compare = compare;
+  return cmd;
+}
+
+// Every OpenSHMEM AMO over the NIC. Native: 64-bit fetch-add and compare-swap; with 4-byte
+// extended atomics, 32-bit fetch-add, compare-swap and swap. Everything else is a compare-swap
+// loop (the fetch is a fetch-add of 0). Returns the old value for the fetching operations.
+template <class T>
+GIO_DEVICE_OUTLINE T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, const char* call, source_location loc) {
+  using U = platform::bits_t<T>;
+  const gda_qp& q = qp_to(c, pe);
+  const std::uint64_t raddr = remote(c, pe, dest);
+  constexpr bool wide = sizeof(T) == 8;
+  if (!wide && !table(c).ext_atomics)
+    detail::fail(c, call, loc, "4-byte atomics over gda need a NIC with 4-byte extended atomics [pe, bytes]", pe, 4);
+  const std::uint8_t fetch_add = wide ? gda_kind_fa64 : gda_kind_fa32;
+  const std::uint8_t compare_swap = wide ? gda_kind_cs64 : gda_kind_cs32;
+  const auto as_t = [](std::uint64_t bits) { return platform::bit_cast<T>(static_cast<U>(bits)); };
+  const auto bits = [](T v) { return static_cast<std::uint64_t>(platform::bit_cast<U>(v)); };
+  const auto cas = [&](T expected, T desired) {
+    return as_t(fetch(c, q, atomic_command(compare_swap, raddr, bits(desired), bits(expected), sizeof(T)), call, loc));
+  };
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case amo_op::inc:
+      case amo_op::add: {  // nothing to wait for: the fetch word is let go at once
+        post_released(c, q, atomic_command(fetch_add, raddr, bits(value), 0, sizeof(T)), call, loc);
+        return T{};
+      }
+      case amo_op::fetch_inc:
+      case amo_op::fetch_add:
+        return as_t(fetch(c, q, atomic_command(fetch_add, raddr, bits(value), 0, sizeof(T)), call, loc));
+      default: break;
+    }
+  }
+  if (op == amo_op::fetch)
+    return as_t(fetch(c, q, atomic_command(fetch_add, raddr, 0, 0, sizeof(T)), call, loc));
+  if (op == amo_op::compare_swap) return cas(cond, value);
+  if (!wide && (op == amo_op::swap || op == amo_op::set)) {
+    const T old = as_t(fetch(c, q, atomic_command(gda_kind_swap32, raddr, bits(value), 0, sizeof(T)), call, loc));
+    return op == amo_op::swap ? old : T{};
+  }
+  T seen = as_t(fetch(c, q, atomic_command(fetch_add, raddr, 0, 0, sizeof(T)), call, loc));
+  for (;;) {
+    const T desired = amo_new_value(op, seen, value, cond);
+    const T old = cas(seen, desired);
+    if (bits(old) == bits(seen)) return old;
+    seen = old;
+  }
+}
+
+// ---- put with signal, quiet ------------------------------------------------------------------------
+
+// The data, then the signal WQE carrying the fence, published together (one doorbell): the NIC
+// executes the signal after the data is placed (docs/memory-model.md, "put_signal over gda").
+template <class Coop>
+GIO_DEVICE_OUTLINE void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
+                           std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, bool wait, const char* call,
+                           source_location loc) {
+  const bool staged = bytes > inline_bytes && !in_heap(c, source, bytes);
+  if (staged || bytes > max_wqe_bytes) {  // the data first (complete on return), then the signal alone
+    put<Coop>(c, pe, dest, source, bytes, true, call, loc);
+    bytes = 0;
+  }
+  if (Coop::rank() == 0) {
+    const gda_qp& q = qp_to(c, pe);
+    const gda_mode mode = table(c).mode;
+    const unsigned n = bytes > 0 ? 2 : 1;
+    const std::uint64_t first = ring::reserve(c, q, n, call, loc);
+    if (bytes > 0)
+      ring::write(q, mode, first,
+                  bytes <= inline_bytes ? inline_command(gda_kind_inline, remote(c, pe, dest), source, bytes)
+                                        : write_command(local(source), remote(c, pe, dest), bytes));
+    const std::uint64_t s = first + n - 1;
+    gda_command sig;
+    if (sig_op == SHMEM_SIGNAL_ADD) {
+      sig = atomic_command(gda_kind_signal_add, remote(c, pe, sig_addr), signal, 0, sizeof(signal));
+      sig.op.laddr = local(&q.fetch[ring::slot_of(q, s)]);  // the old value lands there, unread
+    } else {
+      sig = inline_command(gda_kind_signal_set, remote(c, pe, sig_addr), &signal, sizeof(signal));
+    }
+    ring::write(q, mode, s, sig);
+    ring::publish(c, q, mode, first, n, call, loc);
+    for (std::uint64_t i = first; i <= s; ++i) ring::release(q, i);
+    if (wait && bytes > inline_bytes) ring::wait_completed(c, q, s + 1, call, loc);
+  }
+  Coop::sync();
+}
+
+// Completes every operation this workgroup's context has posted (and any other posted earlier
+// on the same QPs): data at the targets, fetched values home.
+GIO_DEVICE_OUTLINE inline void quiet(const ctx& c, const char* call, source_location loc) {
+  const gda_table& t = table(c);
+  const gda_qp* qps = t.qps + context_of(t) * t.qps_per_context;
+  for (unsigned s = 0; s < t.qps_per_context; ++s) {
+    const gda_qp& q = qps[s];
+    ring::wait_completed(c, q, ring::load(&q.state->posted), call, loc);
+  }
+}
+
+}  // namespace gio::transports::gda

@@ -1,0 +1,242 @@
+#include "transports/gda/gda_setup.hpp"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+#include "gio/device/transports/gda/wqe_builder.hpp"
+#include "transports/gda/proxy.hpp"
+
+namespace gio::transports::gda {
+namespace {
+
+unsigned log2_exact(std::size_t n) {
+  unsigned log = 0;
+  while ((std::size_t{1} << log) < n) ++log;
+  return log;
+}
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+// What every PE publishes for every other: its QPs' addresses (one per context) and its heap's key.
+struct heap_card {
+  std::uint64_t address;
+  std::uint32_t rkey;
+  std::uint32_t pad;
+};
+
+nic* open_model(const std::string& path, const collectives& boot, void** plugin) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) throw std::runtime_error("GIO_GDA_NIC_MODEL=" + path + ": " + dlerror());
+  auto open = reinterpret_cast<model_open_fn>(dlsym(handle, model_open_symbol));
+  if (!open) {
+    dlclose(handle);
+    throw std::runtime_error("GIO_GDA_NIC_MODEL=" + path + " has no " + model_open_symbol);
+  }
+  std::string error;
+  nic* card = open(boot, &error);
+  if (!card) {
+    dlclose(handle);
+    throw std::runtime_error("the software NIC model failed to open: " + error);
+  }
+  *plugin = handle;
+  return card;
+}
+
+}  // namespace
+
+bool forced(const config::settings& s) { return s.transport == "gda" || s.transport == "ikn"; }
+
+bool wanted(const config::settings& s, const bootstrap& boot) {
+  return boot.size() > 1 && (forced(s) || boot.node_size() != boot.size());
+}
+
+heap_area plan_heap_area(const config::settings& s, int n_pes) {
+  heap_area a;
+  a.bounce_bytes = round_up(s.gda_bounce, 4096);
+  a.fetch_offset = a.bounce_bytes * static_cast<std::size_t>(s.gda_contexts);
+  // A QP per (context, PE): every PE could be a gda peer.
+  const std::size_t fetch_words = static_cast<std::size_t>(s.gda_contexts) * n_pes * s.gda_sq_depth;
+  a.bytes = round_up(a.fetch_offset + fetch_words * sizeof(std::uint64_t), 4096);
+  return a;
+}
+
+transport::transport() = default;
+transport::~transport() = default;  // close() is called by the runtime, with its backend
+
+bool transport::open(const config::settings& s, const bootstrap& boot, gpu::backend& backend,
+                     const std::string& gpu_bus_id, std::string* why) {
+  if ((s.gda_sq_depth & (s.gda_sq_depth - 1)) != 0)
+    throw std::runtime_error("GIO_GDA_SQ_DEPTH=" + std::to_string(s.gda_sq_depth) + " is not a power of two");
+  collectives coll;
+  coll.my_pe = boot.rank();
+  coll.n_pes = boot.size();
+  coll.gpu_ordinal = backend.info().ordinal;
+  // Pointers, not references, in the closures: the NIC keeps them after this call returns.
+  auto* b = const_cast<bootstrap*>(&boot);
+  coll.allgather = [b](const void* mine, void* all, std::size_t bytes) { b->allgather(mine, all, bytes); };
+  coll.barrier = [b] { b->barrier(); };
+  if (!s.gda_nic_model.empty()) {
+    card_.reset(open_model(s.gda_nic_model, coll, &plugin_));
+  } else {
+    mlx5_selection select;
+    select.gpu_pci_bus_id = gpu_bus_id;
+    select.include = s.gda_nic;
+    select.exclude = s.gda_nic_exclude;
+    gpu_hooks hooks;
+    gpu::backend* gpu = &backend;
+    hooks.dmabuf_fd = [gpu](void* base, std::size_t bytes) { return gpu->dmabuf_fd(base, bytes); };
+    hooks.map_host = [gpu](void* host, std::size_t bytes, bool io) { return gpu->map_host(host, bytes, io); };
+    hooks.unmap_host = [gpu](void* host) { gpu->unmap_host(host); };
+    card_ = open_mlx5(coll, select, hooks, why);
+    if (!card_) return false;
+  }
+  mode_ = s.transport == "ikn" ? gda_mode::proxy : gda_mode::direct;
+  description_ = card_->describe();
+  return true;
+}
+
+void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap,
+                        std::size_t heap_bytes, std::size_t area_offset, const std::vector<bool>& over_gda) {
+  const int n = boot.size(), me = boot.rank();
+  contexts_ = s.gda_contexts;
+  const heap_area area = plan_heap_area(s, n);
+  const std::uint32_t log_sq = log2_exact(s.gda_sq_depth);
+  const std::size_t depth = std::size_t{1} << log_sq;
+
+  // The heap, registered on every PE (the model's registration is collective).
+  const memory_region heap_region = card_->register_memory(heap, heap_bytes);
+  std::vector<heap_card> heaps(n);
+  const heap_card mine{heap_region.address, heap_region.rkey, 0};
+  boot.allgather(&mine, heaps.data(), sizeof mine);
+
+  // QP slots: the gda peers in PE order.
+  std::vector<int> slot_of(n, -1);
+  int slots = 0;
+  for (int pe = 0; pe < n; ++pe)
+    if (over_gda[pe]) slot_of[pe] = slots++;
+
+  // Create every QP; the IKN proxy writes the SQ from the CPU, so its rings are in host memory.
+  const placement where = mode_ == gda_mode::proxy || s.gda_rings == "host" ? placement::host : placement::gpu;
+  rings_.clear();
+  std::vector<qp_address> addresses(static_cast<std::size_t>(n) * contexts_);  // [peer][context]
+  for (int k = 0; k < contexts_; ++k) {
+    for (int pe = 0; pe < n; ++pe) {
+      if (slot_of[pe] < 0) continue;
+      rings_.push_back(card_->create_qp(log_sq, log_sq, where));
+      addresses[static_cast<std::size_t>(pe) * contexts_ + k] = card_->address_of(rings_.back());
+    }
+  }
+  std::vector<qp_address> all(static_cast<std::size_t>(n) * n * contexts_);
+  boot.allgather(addresses.data(), all.data(), sizeof(qp_address) * addresses.size());
+  for (int k = 0; k < contexts_; ++k)
+    for (int pe = 0; pe < n; ++pe)
+      if (slot_of[pe] >= 0)
+        card_->connect(rings_[static_cast<std::size_t>(k) * slots + slot_of[pe]], pe,
+                       all[(static_cast<std::size_t>(pe) * n + me) * contexts_ + k]);
+
+  // Device-owned counters and slot state, zeroed: every slot starts as an RDMA-write template.
+  const std::size_t qps = rings_.size();
+  states_ = static_cast<gda_qp_state*>(backend.allocate_table(sizeof(gda_qp_state) * (qps ? qps : 1)));
+  slot_owner_ = static_cast<std::uint32_t*>(backend.allocate_table(sizeof(std::uint32_t) * depth * (qps ? qps : 1)));
+  slot_kind_ = static_cast<std::uint8_t*>(backend.allocate_table(depth * (qps ? qps : 1)));
+  context_states_ = static_cast<gda_context_state*>(backend.allocate_table(sizeof(gda_context_state) * contexts_));
+  backend.fill(states_, 0, sizeof(gda_qp_state) * (qps ? qps : 1));
+  backend.fill(slot_owner_, 0, sizeof(std::uint32_t) * depth * (qps ? qps : 1));
+  backend.fill(slot_kind_, gda_kind_write, depth * (qps ? qps : 1));
+  backend.fill(context_states_, 0, sizeof(gda_context_state) * contexts_);
+  if (mode_ == gda_mode::proxy && qps) {
+    commands_ = static_cast<gda_command*>(backend.allocate_host_mapped(sizeof(gda_command) * depth * qps));
+    std::memset(static_cast<void*>(commands_), 0, sizeof(gda_command) * depth * qps);
+  }
+
+  // The templates: every SQ slot prefilled with its QP's statics, off the critical path (§5.3).
+  std::vector<gda_qp> table(qps);
+  std::vector<templates::mlx5::wqe_bb> image(depth);
+  std::vector<proxy::queue> queues;
+  char* fetch_base = heap + area_offset + area.fetch_offset;
+  for (std::size_t q = 0; q < qps; ++q) {
+    const qp_rings& r = rings_[q];
+    const int k = static_cast<int>(q / slots);
+    int peer = 0;
+    while (slot_of[peer] != static_cast<int>(q % slots)) ++peer;
+    for (auto& slot : image) prefill_kind(slot, gda_kind_write, r.qpn, heap_region.lkey, heaps[peer].rkey);
+    backend.copy(r.sq, image.data(), sizeof(templates::mlx5::wqe_bb) * depth);
+    gda_qp& d = table[q];
+    d.sq = static_cast<templates::mlx5::wqe_bb*>(r.sq);
+    d.dbrec = r.dbrec;
+    d.uar = r.uar;
+    d.cq = static_cast<const templates::mlx5::cqe64*>(r.cq);
+    d.cq_dbrec = r.cq_dbrec;
+    d.state = states_ + q;
+    d.fetch = reinterpret_cast<std::uint64_t*>(fetch_base) + (static_cast<std::size_t>(k) * n + peer) * depth;
+    d.slot_owner = slot_owner_ + q * depth;
+    d.slot_kind = slot_kind_ + q * depth;
+    d.commands = commands_ ? commands_ + q * depth : nullptr;
+    d.qpn = r.qpn;
+    d.log_sq = r.log_sq;
+    d.log_cq = r.log_cq;
+    d.peer = peer;
+    d.lkey = heap_region.lkey;
+    d.rkey = heaps[peer].rkey;
+    if (mode_ == gda_mode::proxy)
+      queues.push_back({static_cast<templates::mlx5::wqe_bb*>(r.sq_host ? r.sq_host : r.sq),
+                        r.dbrec_host ? r.dbrec_host : r.dbrec, r.uar_host ? r.uar_host : r.uar, d.commands, r.log_sq,
+                        r.qpn, d.lkey, d.rkey});
+  }
+  std::vector<gda_peer> peers(n);
+  for (int pe = 0; pe < n; ++pe) peers[pe] = {heaps[pe].address, slot_of[pe], 0};
+
+  qps_device_ = static_cast<gda_qp*>(backend.allocate_table(sizeof(gda_qp) * (qps ? qps : 1)));
+  if (qps) backend.copy(qps_device_, table.data(), sizeof(gda_qp) * qps);
+  peers_device_ = static_cast<gda_peer*>(backend.allocate_table(sizeof(gda_peer) * n));
+  backend.copy(peers_device_, peers.data(), sizeof(gda_peer) * n);
+  gda_table t{};
+  t.peers = peers_device_;
+  t.qps = qps_device_;
+  t.contexts_state = context_states_;
+  t.bounce = heap + area_offset;
+  t.bounce_bytes = area.bounce_bytes;
+  t.contexts = static_cast<std::uint32_t>(contexts_);
+  t.qps_per_context = static_cast<std::uint32_t>(slots);
+  t.mode = mode_;
+  t.ext_atomics = card_->has_ext_atomics() ? 1u : 0u;
+  t.model = card_->is_model() ? 1u : 0u;
+  table_device_ = static_cast<gda_table*>(backend.allocate_table(sizeof t));
+  backend.copy(table_device_, &t, sizeof t);
+
+  card_->start();
+  if (mode_ == gda_mode::proxy && !queues.empty()) proxy_ = std::make_unique<proxy>(std::move(queues));
+  boot.barrier();  // every PE's QPs connected and served before any kernel rings
+}
+
+void transport::close(gpu::backend& backend) noexcept {
+  proxy_.reset();
+  if (card_) {
+    try {
+      card_->stop();
+    } catch (...) {
+    }
+  }
+  for (void* p : {static_cast<void*>(table_device_), static_cast<void*>(qps_device_), static_cast<void*>(peers_device_),
+                  static_cast<void*>(states_), static_cast<void*>(slot_owner_), static_cast<void*>(slot_kind_),
+                  static_cast<void*>(context_states_)})
+    if (p) backend.free_table(p);
+  if (commands_) backend.free_host_mapped(commands_);
+  table_device_ = nullptr;
+  qps_device_ = nullptr;
+  peers_device_ = nullptr;
+  states_ = nullptr;
+  slot_owner_ = nullptr;
+  slot_kind_ = nullptr;
+  context_states_ = nullptr;
+  commands_ = nullptr;
+  rings_.clear();
+  card_.reset();  // before the plugin that holds its code
+  if (plugin_) dlclose(plugin_);
+  plugin_ = nullptr;
+}
+
+}  // namespace gio::transports::gda

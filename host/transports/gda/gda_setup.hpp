@@ -1,0 +1,85 @@
+// Host side of the GDA transport (GIO §4–5, Fig. 3): opens the NIC (a real mlx5 device, or the
+// test-only software model named by GIO_GDA_NIC_MODEL), registers the symmetric heap, creates a
+// pool of network contexts, each with an RC QP and CQ per gda peer, connects them through the
+// bootstrap, pre-templates every SQ slot, and publishes the device tables (include/gio/gda.hpp).
+// The proxy mode (IKN, GIO_TRANSPORT=ikn) adds the CPU thread that turns commands into WQEs
+// (proxy.hpp). Private to the host runtime.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bootstrap.hpp"
+#include "config.hpp"
+#include "gio/gda.hpp"
+#include "gpu/backend.hpp"
+#include "transports/gda/nic.hpp"
+
+namespace gio::transports::gda {
+
+class proxy;
+
+// Whether this job uses gda at all; the same answer on every PE (it decides the heap's layout).
+// auto: only when PEs span more than one node; gda / ikn: always (every other PE goes through it).
+bool wanted(const config::settings& s, const bootstrap& boot);
+// Every other PE through the NIC, whatever load/store could reach (GIO_TRANSPORT=gda|ikn).
+bool forced(const config::settings& s);
+
+// gda's part of gio's internal heap area: the contexts' bounce buffers, then every QP's fetch
+// words. Computed from the settings and the PE count alone, so it is the same on every PE.
+struct heap_area {
+  std::size_t bounce_bytes = 0;  // per context
+  std::size_t fetch_offset = 0;  // from the area's start
+  std::size_t bytes = 0;         // the whole area (0: gda unused)
+};
+heap_area plan_heap_area(const config::settings& s, int n_pes);
+
+class transport {
+ public:
+  transport();
+  ~transport();
+  transport(const transport&) = delete;
+  transport& operator=(const transport&) = delete;
+
+  // Opens the NIC. Returns false with `why` when there is none to use (no RDMA device, rdma-core
+  // missing); throws when the model plugin cannot be loaded or the chosen device fails.
+  bool open(const config::settings& s, const bootstrap& boot, gpu::backend& backend, const std::string& gpu_bus_id,
+            std::string* why);
+
+  // Collective over every PE (each calls it, gda peers or not): registers the heap, creates and
+  // connects a QP per (context, gda peer), fills the rings' templates and the device tables.
+  // `over_gda[pe]` says which PEs this PE reaches over gda; it must be symmetric.
+  void connect(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap, std::size_t heap_bytes,
+               std::size_t area_offset, const std::vector<bool>& over_gda);
+
+  // Stops the NIC engine / proxy and frees what connect made. Safe to call twice.
+  void close(gpu::backend& backend) noexcept;
+
+  const gda_table* device_table() const { return table_device_; }
+  const std::string& description() const { return description_; }
+  bool is_model() const { return card_ && card_->is_model(); }
+  gda_mode mode() const { return mode_; }
+  int contexts() const { return contexts_; }
+
+ private:
+  std::unique_ptr<nic> card_;
+  void* plugin_ = nullptr;  // dlopen handle of the model
+  std::string description_;
+  gda_mode mode_ = gda_mode::direct;
+  int contexts_ = 0;
+  std::vector<qp_rings> rings_;
+  std::unique_ptr<proxy> proxy_;
+  // Device (and, in proxy mode, mapped host) allocations owned here.
+  gda_table* table_device_ = nullptr;
+  gda_qp* qps_device_ = nullptr;
+  gda_peer* peers_device_ = nullptr;
+  gda_qp_state* states_ = nullptr;
+  std::uint32_t* slot_owner_ = nullptr;
+  std::uint8_t* slot_kind_ = nullptr;
+  gda_context_state* context_states_ = nullptr;
+  gda_command* commands_ = nullptr;
+};
+
+}  // namespace gio::transports::gda

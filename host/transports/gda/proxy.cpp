@@ -1,0 +1,57 @@
+#include "transports/gda/proxy.hpp"
+
+#include <utility>
+
+#include "gio/device/transports/gda/wqe_builder.hpp"
+#include "gio/templates/mlx5_wqe.hpp"
+
+namespace gio::transports::gda {
+
+proxy::proxy(std::vector<queue> queues) : queues_(std::move(queues)), cursors_(queues_.size()) {
+  for (std::size_t q = 0; q < queues_.size(); ++q)
+    cursors_[q].slot_kind.assign(std::size_t{1} << queues_[q].log_sq, gda_kind_write);  // as the host prefilled
+  thread_ = std::thread([this] { run(); });
+}
+
+proxy::~proxy() {
+  stop_.store(true, std::memory_order_relaxed);
+  if (thread_.joinable()) thread_.join();
+}
+
+void proxy::run() {
+  unsigned idle = 0;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    bool any = false;
+    for (std::size_t q = 0; q < queues_.size(); ++q) any |= serve(q);
+    // A busy thread is what IKN costs (a core per GPU); after a long idle spell it yields.
+    idle = any ? 0 : idle + 1;
+    if (idle > 4096) std::this_thread::yield();
+  }
+}
+
+bool proxy::serve(std::size_t q) {
+  const queue& Q = queues_[q];
+  cursor& at = cursors_[q];
+  const std::uint32_t mask = (1u << Q.log_sq) - 1u;
+  const std::uint64_t first = at.next;
+  for (;;) {
+    gda_command& slot = Q.commands[at.next & mask];
+    // The GPU wrote the command, fenced at system scope, then `ready`: acquire pairs with it.
+    if (__atomic_load_n(&slot.ready, __ATOMIC_ACQUIRE) != at.next + 1) break;
+    const gda_command cmd = slot;
+    const std::uint32_t s = static_cast<std::uint32_t>(at.next) & mask;
+    build_wqe(Q.sq[s], &at.slot_kind[s], static_cast<std::uint16_t>(at.next), cmd, Q.qpn, Q.lkey, Q.rkey);
+    ++at.next;
+  }
+  if (at.next == first) return false;
+  // The WQEs before the doorbell record, the record before the doorbell (as rdma-core's mlx5).
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&Q.dbrec[templates::mlx5::snd_dbr], templates::mlx5::sq_dbrec_be(static_cast<std::uint32_t>(at.next)),
+                   __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  *Q.uar = doorbell_of(Q.sq[static_cast<std::uint32_t>(at.next - 1) & mask]);
+  posted_.fetch_add(at.next - first, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace gio::transports::gda

@@ -1,0 +1,50 @@
+// The IKN baseline (GIO §6.1, "existing intra-kernel networking"): the same queue pairs and
+// templates as gda, but the GPU only fills a command ring in pinned host memory and a CPU thread
+// builds each WQE (device/transports/gda/wqe_builder.hpp, the direct mode's own code), writes it
+// to the SQ, updates the doorbell record and rings. Completions are polled by the GPU, as in
+// the direct mode. Private to the host runtime.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "gio/gda.hpp"
+
+namespace gio::transports::gda {
+
+class proxy {
+ public:
+  // One QP as the CPU drives it: host addresses of its rings and command ring.
+  struct queue {
+    templates::mlx5::wqe_bb* sq = nullptr;
+    std::uint32_t* dbrec = nullptr;
+    volatile std::uint64_t* uar = nullptr;
+    gda_command* commands = nullptr;
+    std::uint32_t log_sq = 0;
+    std::uint32_t qpn = 0, lkey = 0, rkey = 0;
+  };
+
+  explicit proxy(std::vector<queue> queues);
+  ~proxy();  // stops the thread
+  proxy(const proxy&) = delete;
+  proxy& operator=(const proxy&) = delete;
+
+  std::uint64_t posted() const { return posted_.load(std::memory_order_relaxed); }
+
+ private:
+  void run();
+  bool serve(std::size_t q);  // posts every ready command of queue q; false if none was ready
+
+  struct cursor {
+    std::uint64_t next = 0;                // index of the next command to post
+    std::vector<std::uint8_t> slot_kind;   // the template each SQ slot holds (CPU's own copy)
+  };
+  std::vector<queue> queues_;
+  std::vector<cursor> cursors_;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> posted_{0};
+  std::thread thread_;
+};
+
+}  // namespace gio::transports::gda

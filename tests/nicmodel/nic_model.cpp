@@ -1,0 +1,434 @@
+// The software mlx5 NIC model (test-only; a plugin the library dlopens from GIO_GDA_NIC_MODEL,
+// never linked into it): implements gio::transports::gda::nic (host/transports/gda/nic.hpp) for
+// machines without an RDMA NIC. Registered memory is exchanged between PEs as IPC handles; QP
+// rings are allocated as a ConnectX driver would lay them out; an engine serves the doorbells from
+// a GPU kernel, so the whole GDA device path runs end to end. Compiled as CUDA or HIP.
+//
+// The engine: a host thread launches one-block kernels ("slices") on its own non-blocking,
+// highest-priority stream, one after another until stop(). A slice serves doorbells for about
+// 1 ms and returns, so that cudaDeviceSynchronize and cudaFree in the library and the tests
+// finish. Wave w serves QPs w, w + waves, ...: lane 0 takes and decodes a WQE, the wave's lanes
+// share its copy, lane 0 does its atomic and writes its CQE (engine.hpp). The engine's per-QP
+// state lives in device memory and persists across slices.
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "engine.hpp"
+#include "fault_spec.hpp"
+#include "gio/platform/platform.hpp"
+#include "runtime.hpp"
+#include "transports/gda/nic.hpp"
+
+namespace gio_test::nicmodel {
+namespace {
+
+namespace gda = gio::transports::gda;
+namespace platform = gio::platform;
+
+// ---- the engine kernel --------------------------------------------------------------------------
+
+// engine.hpp's memory policy on the GPU: strong system-scope accesses (the SQ may be host memory
+// written by a proxy thread, the heaps are written by peer GPUs: no stale L1 lines).
+struct gpu_memory {
+  template <class T> GIO_DEVICE static T load(const T* p) { return platform::ld_relaxed_sys_bits(p); }
+  GIO_DEVICE static std::uint32_t load_acquire(const std::uint32_t* p) { return platform::ld_acquire_sys_bits(p); }
+  template <class T> GIO_DEVICE static void store(T* p, T v) { platform::st_relaxed_sys_bits(p, v); }
+  template <class T> GIO_DEVICE static T fetch_add(T* p, T v) {
+    return platform::atomic_rmw_sys_bits<platform::rmw::add>(p, v);
+  }
+  template <class T> GIO_DEVICE static T cas(T* p, T expected, T desired) {
+    return platform::atomic_cas_sys_bits(p, expected, desired);
+  }
+  GIO_DEVICE static void fence() { platform::fence_sc_system(); }
+};
+
+inline constexpr unsigned engine_threads = 128;  // 4 warps (CUDA) or 2 wavefronts (HIP)
+inline constexpr unsigned max_waves = engine_threads / 32;
+inline constexpr unsigned burst = 16;             // WQEs of one QP before the wave moves on
+inline constexpr std::uint64_t slice_ns = 1000000;
+inline constexpr unsigned idle_sleep_ns = 200;
+
+// Pinned host words shared by the engine thread and its kernels.
+struct control {
+  std::uint32_t stop;          // nonzero: the running slice returns now
+  std::uint32_t stall_report;  // engine_view::stall_report
+};
+
+struct wave_slot {
+  work w;
+  std::uint32_t have;
+  std::uint32_t quit;
+};
+
+__global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, const std::uint32_t* stop) {
+  __shared__ wave_slot slots[max_waves];
+  const unsigned lane = platform::lane();
+  const unsigned lanes = platform::wave_lanes();
+  const unsigned wave = platform::thread_in_wg() / platform::wave_size;
+  const unsigned waves = (platform::wg_size() + platform::wave_size - 1) / platform::wave_size;
+  wave_slot& slot = slots[wave];
+  const std::uint64_t start = platform::timer_ns();
+  // Every branch below depends only on values lane 0 published in the slot, so the wave stays
+  // converged for its barriers.
+  for (;;) {
+    bool busy = false;
+    for (std::uint32_t q = wave; q < v.n_qps; q += waves) {
+      for (unsigned k = 0; k < burst; ++k) {
+        if (lane == 0) slot.have = begin<gpu_memory>(v, q, slot.w) ? 1u : 0u;
+        platform::wave_barrier();
+        const bool have = slot.have != 0;
+        platform::wave_barrier();
+        if (!have) break;
+        busy = true;
+        move<gpu_memory>(slot.w, lane, lanes);  // each lane fences its stores
+        platform::wave_barrier();
+        if (lane == 0) finish<gpu_memory>(v, q, slot.w);
+        platform::wave_barrier();
+      }
+    }
+    if (lane == 0) {
+      const bool quit = platform::ld_relaxed_sys_bits(stop) != 0 || platform::timer_ns() - start >= slice_ns;
+      slot.quit = quit ? 1u : 0u;
+      if (!busy && !quit) platform::sleep_ns(idle_sleep_ns);
+    }
+    platform::wave_barrier();
+    const bool quit = slot.quit != 0;
+    platform::wave_barrier();
+    if (quit) return;
+  }
+}
+
+// ---- the NIC ----------------------------------------------------------------------------------------
+
+// qp_address as this model fills it.
+struct address_wire {
+  char magic[8];
+  std::int32_t pe;
+  std::uint32_t qpn;
+};
+static_assert(sizeof(address_wire) <= sizeof(gda::qp_address::bytes));
+inline constexpr char address_magic[8] = {'g', 'i', 'o', 'n', 'i', 'c', 'm', '1'};
+
+// One PE's registration, as allgathered.
+struct region_record {
+  std::int32_t pe;
+  std::uint32_t index;  // this PE's count of earlier registrations: all PEs must agree
+  std::uint64_t address;
+  std::uint64_t bytes;
+  rt::ipc_handle handle;
+};
+static_assert(std::is_trivially_copyable_v<region_record>);
+
+inline constexpr std::uint32_t max_log_sq = 15;  // 16-bit WQE indices; mlx5's limit
+inline constexpr std::uint32_t max_log_cq = 22;
+inline constexpr std::uint32_t first_qpn = 0x100;
+
+class model_nic final : public gda::nic {
+ public:
+  model_nic(const gda::collectives& boot, const fault_spec& fault) : boot_(boot), fault_(fault) {
+    if (boot_.n_pes < 1 || boot_.n_pes > 0xffff || boot_.my_pe < 0 || boot_.my_pe >= boot_.n_pes)
+      throw std::runtime_error("bad PE " + std::to_string(boot_.my_pe) + " of " + std::to_string(boot_.n_pes));
+    if (!boot_.allgather || !boot_.barrier) throw std::runtime_error("the bootstrap has no allgather/barrier");
+    if (boot_.gpu_ordinal >= 0) {
+      device_ = boot_.gpu_ordinal;
+      rt::set_device(device_);
+    } else {
+      device_ = rt::current_device();
+    }
+    control_ = static_cast<control*>(rt::host_alloc(sizeof(control)));
+  }
+
+  ~model_nic() override {
+    stop();
+    try {
+      rt::set_device(device_);
+    } catch (...) {
+    }
+    for (auto& q : qps_) (q.host ? rt::host_free : rt::device_free)(q.memory);
+    for (void* p : imports_) rt::ipc_close(p);
+    if (tables_ != nullptr) rt::device_free(tables_);
+    if (control_ != nullptr) rt::host_free(control_);
+  }
+
+  std::string describe() const override { return "software NIC model (test-only, GPU kernel engine)"; }
+  bool is_model() const override { return true; }
+  bool has_ext_atomics() const override { return true; }
+
+  gda::memory_region register_memory(void* base, std::size_t bytes) override {
+    if (started_) fail("register_memory after start()");
+    if (base == nullptr || bytes == 0) fail("register_memory of an empty range");
+    rt::set_device(device_);
+    region_record mine{};
+    mine.pe = boot_.my_pe;
+    mine.index = registrations_;
+    mine.address = reinterpret_cast<std::uint64_t>(base);
+    mine.bytes = bytes;
+    mine.handle = rt::ipc_export(base);
+    std::vector<region_record> all(static_cast<std::size_t>(boot_.n_pes));
+    boot_.allgather(&mine, all.data(), sizeof(region_record));
+    if (registrations_ >= 0xffffu) fail("too many registrations");
+    const std::uint32_t index = registrations_++;
+    for (int pe = 0; pe < boot_.n_pes; ++pe) {
+      const region_record& r = all[static_cast<std::size_t>(pe)];
+      if (r.pe != pe || r.index != index)
+        fail("register_memory is collective: PE " + std::to_string(r.pe) + " sent registration " +
+             std::to_string(r.index) + " where PE " + std::to_string(pe) + "'s " + std::to_string(index) +
+             " was expected");
+      region reg{};
+      reg.address = r.address;
+      reg.bytes = r.bytes;
+      reg.key = ((index + 1u) << 16) | static_cast<std::uint32_t>(pe);
+      reg.pe = pe;
+      if (pe == boot_.my_pe) {
+        reg.mapped = r.address;
+      } else {
+        void* mapped = rt::ipc_import(r.handle);
+        imports_.push_back(mapped);
+        reg.mapped = reinterpret_cast<std::uint64_t>(mapped);
+      }
+      regions_.push_back(reg);
+    }
+    const std::uint32_t key = ((index + 1u) << 16) | static_cast<std::uint32_t>(boot_.my_pe);
+    return gda::memory_region{key, key, mine.address};
+  }
+
+  gda::qp_rings create_qp(std::uint32_t log_sq, std::uint32_t log_cq, gda::placement where) override {
+    if (started_) fail("create_qp after start()");
+    if (log_sq > max_log_sq || log_cq > max_log_cq)
+      fail("create_qp: log_sq " + std::to_string(log_sq) + " (at most " + std::to_string(max_log_sq) + "), log_cq " +
+           std::to_string(log_cq) + " (at most " + std::to_string(max_log_cq) + ")");
+    if (where != gda::placement::gpu && where != gda::placement::host) fail("create_qp: unknown placement");
+    rt::set_device(device_);
+    // One allocation: SQ | CQ | QP doorbell record | CQ doorbell record | UAR word, each 64-byte aligned.
+    const std::size_t sq_bytes = std::size_t{mlx5::send_wqe_bb} << log_sq;
+    const std::size_t cq_bytes = sizeof(mlx5::cqe64) << log_cq;
+    const std::size_t dbrec_off = sq_bytes + cq_bytes;
+    const std::size_t total = dbrec_off + 3 * 64;
+    // Every CQE invalid, owner 0, as rdma-core initialises a CQ (op_own = MLX5_CQE_INVALID << 4).
+    std::vector<unsigned char> cq_image(cq_bytes, 0);
+    for (std::size_t i = 0; i < (std::size_t{1} << log_cq); ++i)
+      cq_image[i * sizeof(mlx5::cqe64) + offsetof(mlx5::cqe64, op_own)] = mlx5::cqe_opcode::invalid << 4;
+    const bool host = where == gda::placement::host;
+    auto* memory = static_cast<unsigned char*>(host ? rt::host_alloc(total) : rt::device_alloc(total));
+    try {
+      if (host) {
+        std::memcpy(memory + sq_bytes, cq_image.data(), cq_bytes);
+      } else {
+        rt::to_device(memory + sq_bytes, cq_image.data(), cq_bytes);
+      }
+    } catch (...) {
+      (host ? rt::host_free : rt::device_free)(memory);
+      throw;
+    }
+    qp_record rec{};
+    rec.memory = memory;
+    rec.host = host;
+    rec.rings.sq = memory;
+    rec.rings.log_sq = log_sq;
+    rec.rings.dbrec = reinterpret_cast<std::uint32_t*>(memory + dbrec_off);
+    rec.rings.cq = memory + sq_bytes;
+    rec.rings.log_cq = log_cq;
+    rec.rings.cq_dbrec = reinterpret_cast<std::uint32_t*>(memory + dbrec_off + 64);
+    rec.rings.uar = reinterpret_cast<std::uint64_t*>(memory + dbrec_off + 128);
+    rec.rings.id = static_cast<std::uint32_t>(qps_.size());
+    rec.rings.qpn = first_qpn + rec.rings.id;
+    qps_.push_back(rec);
+    return rec.rings;
+  }
+
+  gda::qp_address address_of(const gda::qp_rings& qp) override {
+    const qp_record& rec = find(qp, "address_of");
+    address_wire wire{};
+    std::memcpy(wire.magic, address_magic, sizeof(address_magic));
+    wire.pe = boot_.my_pe;
+    wire.qpn = rec.rings.qpn;
+    gda::qp_address out{};
+    std::memcpy(out.bytes, &wire, sizeof(wire));
+    return out;
+  }
+
+  void connect(const gda::qp_rings& qp, int peer_pe, const gda::qp_address& theirs) override {
+    if (started_) fail("connect after start()");
+    qp_record& rec = find(qp, "connect");
+    if (peer_pe < 0 || peer_pe >= boot_.n_pes)
+      fail("connect QP " + hex(rec.rings.qpn) + " to PE " + std::to_string(peer_pe) + ": no such PE");
+    address_wire wire;
+    std::memcpy(&wire, theirs.bytes, sizeof(wire));
+    if (std::memcmp(wire.magic, address_magic, sizeof(address_magic)) != 0)
+      fail("connect QP " + hex(rec.rings.qpn) + " to PE " + std::to_string(peer_pe) +
+           ": the address is not a NIC model's (mixed NICs across PEs?)");
+    if (wire.pe != peer_pe)
+      fail("connect QP " + hex(rec.rings.qpn) + " to PE " + std::to_string(peer_pe) + ": the address names PE " +
+           std::to_string(wire.pe) + " (QPN " + hex(wire.qpn) + ")");
+    rec.peer_pe = peer_pe;
+    rec.peer_qpn = wire.qpn;
+  }
+
+  void start() override {
+    if (running_) return;
+    rt::set_device(device_);
+    if (!started_) build_tables();
+    started_ = true;
+    __atomic_store_n(&control_->stop, 0u, __ATOMIC_SEQ_CST);
+    quit_.store(false);
+    engine_ = std::thread([this] { engine_loop(); });
+    running_ = true;
+  }
+
+  void stop() override {
+    if (!running_) return;
+    quit_.store(true);
+    __atomic_store_n(&control_->stop, 1u, __ATOMIC_SEQ_CST);
+    engine_.join();
+    running_ = false;
+  }
+
+ private:
+  struct qp_record {
+    gda::qp_rings rings;
+    void* memory;
+    bool host;
+    int peer_pe = -1;
+    std::uint32_t peer_qpn = 0;
+  };
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error("gio nic model: PE " + std::to_string(boot_.my_pe) + ": " + what);
+  }
+  static std::string hex(std::uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof(buf), "0x%x", v);
+    return buf;
+  }
+
+  qp_record& find(const gda::qp_rings& qp, const char* what) {
+    if (qp.id >= qps_.size() || qps_[qp.id].rings.qpn != qp.qpn || qps_[qp.id].rings.sq != qp.sq)
+      fail(std::string(what) + ": QP " + hex(qp.qpn) + " (id " + std::to_string(qp.id) + ") is not one of this NIC's");
+    return qps_[qp.id];
+  }
+
+  // The engine's tables in device memory: qp_desc[n], qp_state[n] (zero), region[m], the fault counter.
+  void build_tables() {
+    auto round = [](std::size_t n) { return (n + 63) / 64 * 64; };
+    const std::size_t n = qps_.size(), m = regions_.size();
+    const std::size_t desc_off = 0;
+    const std::size_t state_off = desc_off + round(n * sizeof(qp_desc));
+    const std::size_t region_off = state_off + round(n * sizeof(qp_state));
+    const std::size_t counter_off = region_off + round(m * sizeof(region));
+    const std::size_t total = counter_off + 64;
+    auto* base = static_cast<unsigned char*>(rt::device_alloc(total));
+    tables_ = base;
+    std::vector<qp_desc> descs(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const qp_record& r = qps_[i];
+      descs[i].sq = static_cast<const mlx5::wqe_bb*>(r.rings.sq);
+      descs[i].dbrec = r.rings.dbrec;
+      descs[i].cq = static_cast<mlx5::cqe64*>(r.rings.cq);
+      descs[i].cq_dbrec = r.rings.cq_dbrec;
+      descs[i].log_sq = r.rings.log_sq;
+      descs[i].log_cq = r.rings.log_cq;
+      descs[i].qpn = r.rings.qpn;
+      descs[i].peer_pe = r.peer_pe;
+    }
+    if (n != 0) rt::to_device(base + desc_off, descs.data(), n * sizeof(qp_desc));
+    if (m != 0) rt::to_device(base + region_off, regions_.data(), m * sizeof(region));
+    view_ = engine_view{};
+    view_.qps = reinterpret_cast<const qp_desc*>(base + desc_off);
+    view_.states = reinterpret_cast<qp_state*>(base + state_off);
+    view_.n_qps = static_cast<std::uint32_t>(n);
+    view_.n_regions = static_cast<std::uint32_t>(m);
+    view_.regions = reinterpret_cast<const region*>(base + region_off);
+    view_.executed = reinterpret_cast<std::uint32_t*>(base + counter_off);
+    view_.stall_report = &control_->stall_report;
+    view_.my_pe = boot_.my_pe;
+    view_.fault_at = fault_.at;
+    view_.fault_syndrome = fault_.syndrome;
+  }
+
+  void report(const std::string& what) const {
+    std::fprintf(stderr, "gio nic model: PE %d: %s\n", boot_.my_pe, what.c_str());
+    std::fflush(stderr);
+  }
+
+  void engine_loop() {
+    rt::stream_t stream{};
+    try {
+      rt::set_device(device_);
+      stream = rt::stream_create_urgent();
+    } catch (const std::exception& e) {
+      report(std::string("engine not started: ") + e.what());
+      return;
+    }
+    std::vector<bool> stall_reported(qps_.size(), false);
+    while (!quit_.load()) {
+      engine_kernel<<<1, engine_threads, 0, stream>>>(view_, &control_->stop);
+      rt::error_t err = rt::last_error();
+      if (!rt::ok(err)) {
+        report(std::string("engine kernel launch failed: ") + rt::error_string(err) + "; the engine stops");
+        break;
+      }
+      err = rt::stream_sync(stream);
+      if (!rt::ok(err)) {
+        report(std::string("engine kernel failed: ") + rt::error_string(err) + "; the engine stops");
+        break;
+      }
+      const std::uint32_t stalled = __atomic_exchange_n(&control_->stall_report, 0u, __ATOMIC_SEQ_CST);
+      if (stalled != 0 && stalled <= qps_.size() && !stall_reported[stalled - 1]) {
+        stall_reported[stalled - 1] = true;
+        const qp_record& r = qps_[stalled - 1];
+        report("QP " + hex(r.rings.qpn) + ": its CQ (" + std::to_string(1u << r.rings.log_cq) +
+               " entries) is full by the consumer index in its doorbell record: WQEs that need a CQE wait");
+      }
+    }
+    rt::stream_destroy(stream);
+  }
+
+  gda::collectives boot_;
+  fault_spec fault_;
+  int device_ = 0;
+  std::uint32_t registrations_ = 0;
+  std::vector<region> regions_;  // every PE's, registration by registration
+  std::vector<void*> imports_;   // IPC mappings of peers' regions
+  std::vector<qp_record> qps_;
+  control* control_ = nullptr;   // pinned host
+  void* tables_ = nullptr;       // device
+  engine_view view_{};
+  std::thread engine_;
+  std::atomic<bool> quit_{false};
+  bool started_ = false;
+  bool running_ = false;
+};
+
+}  // namespace
+}  // namespace gio_test::nicmodel
+
+// The plugin's one exported symbol (gio::transports::gda::model_open_symbol).
+extern "C" __attribute__((visibility("default"))) gio::transports::gda::nic* gio_nic_model_open(
+    const gio::transports::gda::collectives& boot, std::string* error) {
+  using namespace gio_test::nicmodel;
+  try {
+    fault_spec fault;
+    std::string why;
+    if (!parse_fault_spec(std::getenv("GIO_NIC_MODEL_FAULT"), &fault, &why)) {
+      if (error != nullptr) *error = "gio nic model: PE " + std::to_string(boot.my_pe) + ": " + why;
+      return nullptr;
+    }
+    return new model_nic(boot, fault);
+  } catch (const std::exception& e) {
+    if (error != nullptr) *error = std::string(e.what()).rfind("gio nic model", 0) == 0
+                                       ? e.what()
+                                       : "gio nic model: PE " + std::to_string(boot.my_pe) + ": " + e.what();
+    return nullptr;
+  }
+}
+static_assert(std::is_same_v<decltype(&gio_nic_model_open), gio::transports::gda::model_open_fn>,
+              "gio_nic_model_open must have nic.hpp's model_open_fn signature");
