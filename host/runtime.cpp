@@ -404,6 +404,8 @@ void shmem_finalize() {
 
 bool shmem_initialized() noexcept { return the_runtime != nullptr; }
 
+int reserved_multiprocessors() noexcept { return the_runtime && the_runtime->gda_on && the_runtime->gda.is_model() ? 1 : 0; }
+
 int shmem_my_pe() { return running("shmem_my_pe").pe(); }
 int shmem_n_pes() { return running("shmem_n_pes").boot->size(); }
 

@@ -62,6 +62,7 @@ step configure configure_gpu_build
 step build cmake --build "$build" -j "$(nproc)"
 
 mpirun_np() { mpirun --oversubscribe -np "$@"; }
+model=$build/tests/nicmodel/libgio_nic_model.so  # the software NIC model (GIO_GDA_NIC_MODEL)
 if [ "$main" = 1 ]; then
 step gio-info mpirun_np 2 "$build/host/gio-info"
 
@@ -79,6 +80,14 @@ step error-heap-too-large fails_on_every_pe "does not fit in GPU" \
   env GIO_SYMMETRIC_SIZE=1T "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
 step error-no-gpu fails_on_every_pe "no GPU visible" \
   env CUDA_VISIBLE_DEVICES= "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+# These machines have no RDMA NIC: forcing gda without the software model must fail clearly.
+step error-gda-without-nic fails_on_every_pe "GIO_TRANSPORT=gda but no RDMA device can serve it" \
+  env GIO_TRANSPORT=gda "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+# gio-info over gda and ikn, served by the software NIC model: the network line and the peers.
+for mode in gda ikn; do
+  step gio-info-$mode env GIO_TRANSPORT=$mode GIO_GDA_NIC_MODEL="$model" \
+    "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+done
 
 if [ "$tests" = 1 ]; then
   # -V: the logs keep every test's own output (litmus counts, seeds), not only failures.
@@ -88,7 +97,8 @@ fi
 fi  # main
 if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && [ "$gpus" -gt 1 ]; then
   # Every PE on GPU 0: 2 PEs (and the 4-PE entry: 4) time-slicing one GPU.
-  step tests-one-gpu env CUDA_VISIBLE_DEVICES=0 ctest --test-dir "$build" -L gpu -V
+  # (The gda/ikn runs stay on two GPUs: the model's engine kernel would time-slice with both PEs.)
+  step tests-one-gpu env CUDA_VISIBLE_DEVICES=0 ctest --test-dir "$build" -L gpu -LE gda -V
 fi
 
 if [ "$bench" = 1 ]; then
@@ -108,6 +118,11 @@ if [ "$bench" = 1 ]; then
       step bench-nvshmem-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
         "$build/bench/gio-bench-nvshmem" --bench signal,amo,amo_rate,barrier,coll --csv "$out/nvshmem-sync.csv"
     fi
+    # What initiating a network operation costs the GPU thread, gda vs ikn (software NIC model).
+    for mode in gda ikn; do
+      step bench-gda-probe-$mode env GIO_TRANSPORT=$mode GIO_GDA_NIC_MODEL="$model" timeout 120 \
+        "$(command -v mpirun)" --oversubscribe -np 2 "$build/bench/gio-bench-gda-probe"
+    done
     # What the ordering instructions behind them cost on this machine (docs/memory-model.md).
     step bench-order-probe timeout 120 "$(command -v mpirun)" --oversubscribe -np 2 "$build/bench/gio-bench-order-probe"
     # 2 PEs on one GPU: without MPS the two processes' kernels time-slice the GPU, so every

@@ -22,7 +22,9 @@ std::vector<variant> parse_variant_list(const std::string& text) {
       throw apps::usage_error(std::string("--variant: ") + e.what());
     }
   }
-  if (chosen.empty()) throw apps::usage_error("--variant needs at least one of gio, single, vendor, cpu");
+  if (chosen.empty()) throw apps::usage_error("--variant needs at least one of gio, gda, ikn, single, vendor, cpu");
+  if (std::count_if(chosen.begin(), chosen.end(), is_distributed) > 1)
+    throw apps::usage_error("--variant: gio, gda and ikn choose gio's transport for the whole run: one of them per run");
   // Baselines first, so that each later variant's speedup over them can be printed.
   std::sort(chosen.begin(), chosen.end());
   return chosen;
@@ -76,6 +78,8 @@ apps::option_parser make_parser(options* o) {
   p.value("--variant", "LIST",
           "comma-separated variants to measure (default vendor,single,gio):\n"
           "gio     distributed over all PEs, block-cyclic rows, pushes from the kernel\n"
+          "gda     gio with every other PE through the NIC (the kernel rings it); ikn: through\n"
+          "        the IKN CPU proxy. No NIC here: set GIO_GDA_NIC_MODEL (the software model)\n"
           "single  the same kernel on PE 0's GPU alone, no communication\n"
           "vendor  cuSPARSE SpSV (CUDA) or rocSPARSE csrsv (HIP) on PE 0's GPU\n"
           "cpu     serial forward substitution on PE 0 (the reference every run is checked\n"

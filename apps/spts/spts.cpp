@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -363,7 +364,7 @@ class syncfree_solver {
 template <push_mode Mode>
 measurement measure_syncfree(const job& j, variant which, const block_cyclic& part) {
   const options& opt = j.opt;
-  const bool distributed = which == variant::gio;
+  const bool distributed = is_distributed(which);
   const bool here = distributed || j.pe == 0;
   const int my_part = distributed ? j.pe : 0;
   measurement m(which, Mode, distributed ? j.pes : 1, distributed ? j.gpus : 1, part.block());
@@ -603,7 +604,7 @@ void report(const job& j, const matrix_stats& stats, const measurement& m, const
   }
   std::printf("%-8s %4d %4d %12.4f %12.4f %12.4f %9.2f %10.2e%s\n", name(m.which), m.pes, m.gpus, median, m.fastest(),
               m.slowest(), gflops, m.residual, speedups.c_str());
-  if (m.which == variant::gio)
+  if (is_distributed(m.which))
     std::printf("         push %s, block %s rows: %s x values pushed per solve, %s of %s entries read a remote row\n",
                 name(m.push), grouped(m.block).c_str(), grouped(m.pushes).c_str(), grouped(m.remote_entries).c_str(),
                 grouped(j.prob.L.strict_nnz()).c_str());
@@ -658,8 +659,11 @@ int run(int argc, char** argv, MPI_Comm comm) {
   apps::agree(comm, cause, apps::exit_usage);
   const options& opt = *parsed;
 
-  // gio first: it picks this PE's GPU, and every variant runs on that GPU.
+  // gio first: it picks this PE's GPU, and every variant runs on that GPU. Its transport to the
+  // other PEs is fixed at init: the gda and ikn variants choose it here.
   try {
+    if (opt.wants(variant::gda)) ::setenv("GIO_TRANSPORT", "gda", 1);
+    if (opt.wants(variant::ikn)) ::setenv("GIO_TRANSPORT", "ikn", 1);
     gio::shmem_init();
   } catch (const std::exception& e) {
     cause = e.what();
@@ -738,7 +742,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
     if (v == variant::cpu) done.push_back(measure_cpu(j));
     if (v == variant::vendor) done.push_back(measure_vendor(j));
     if (v == variant::single) done.push_back(measure_syncfree(j, v, block_cyclic(prob->L.n, prob->L.n, 1)));
-    if (v == variant::gio) {
+    if (is_distributed(v)) {
       std::optional<block_cyclic> part;
       try {
         part.emplace(prob->L.n, opt.block > 0 ? opt.block : default_block(prob->L.n, pes), pes);

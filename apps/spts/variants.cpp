@@ -14,9 +14,15 @@ const char* name(variant v) {
       return "single";
     case variant::gio:
       return "gio";
+    case variant::gda:
+      return "gda";
+    case variant::ikn:
+      return "ikn";
   }
   return "?";
 }
+
+bool is_distributed(variant v) { return v == variant::gio || v == variant::gda || v == variant::ikn; }
 
 const char* name(push_mode m) {
   switch (m) {
@@ -35,9 +41,9 @@ const char* name(push_mode m) {
 }
 
 variant parse_variant(const std::string& text) {
-  for (variant v : {variant::cpu, variant::vendor, variant::single, variant::gio})
+  for (variant v : {variant::cpu, variant::vendor, variant::single, variant::gio, variant::gda, variant::ikn})
     if (text == name(v)) return v;
-  throw std::invalid_argument("unknown variant '" + text + "' (gio, single, vendor or cpu)");
+  throw std::invalid_argument("unknown variant '" + text + "' (gio, gda, ikn, single, vendor or cpu)");
 }
 
 push_mode parse_push_mode(const std::string& text) {

@@ -5,7 +5,11 @@
 
 namespace spts {
 
-enum class variant { cpu, vendor, single, gio };
+// gda and ikn are the gio solve with every other PE reached through the NIC (GIO_TRANSPORT=gda:
+// the kernel rings the NIC; ikn: a CPU proxy posts, GIO Section 6.1): one transport per job, so
+// at most one of gio, gda, ikn per run.
+enum class variant { cpu, vendor, single, gio, gda, ikn };
+bool is_distributed(variant v);  // gio, gda, ikn: every PE solves its rows and pushes
 
 // How a solved x value reaches the PEs that read it (gio variant). solve_kernel.hpp has the calls.
 enum class push_mode : int {

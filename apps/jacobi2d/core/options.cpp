@@ -10,6 +10,11 @@ const std::vector<variant_info>& all_variants() {
               "their neighbours' flags; halos leave from inside the kernel (gio put-with-signal, or\n"
               "shmem_p per point: --halo); the residual is reduced on the device", "the jacobi2d of a GPU build"},
       {"nvshmem", "the same kernel source over NVSHMEM", "jacobi2d-nvshmem, built when NVSHMEM is found"},
+      {"gda", "the gio kernel with every other PE reached through the NIC (GIO_TRANSPORT=gda: the\n"
+              "kernel writes the WQEs and rings); without a NIC set GIO_GDA_NIC_MODEL (software model)",
+       "the jacobi2d of a GPU build"},
+      {"ikn", "the gio kernel over the IKN baseline (GIO_TRANSPORT=ikn: a CPU thread posts the WQEs the\n"
+              "kernel asks for, GIO Section 6.1); without a NIC set GIO_GDA_NIC_MODEL", "the jacobi2d of a GPU build"},
       {"inter-k", "one kernel per iteration; halos by host MPI between kernels, staged through\n"
                   "pinned host memory; residual by MPI_Allreduce", "the jacobi2d of a GPU build"},
       {"inter-k-overlap", "boundary and interior kernels on two streams; the halo exchange (copies and\n"
@@ -19,7 +24,9 @@ const std::vector<variant_info>& all_variants() {
   return variants;
 }
 
-bool is_persistent(const std::string& variant) { return variant == "gio" || variant == "nvshmem"; }
+bool is_persistent(const std::string& variant) {
+  return variant == "gio" || variant == "nvshmem" || variant == "gda" || variant == "ikn";
+}
 
 std::string to_string(halo_transfer halo) { return halo == halo_transfer::signal ? "signal" : "p"; }
 
@@ -41,7 +48,7 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
       "time per iteration (median of --reps runs of the slowest PE), the residual, and on request\n"
       "the breakdown and the check.");
   p.value("--variant", "NAME", "which variant runs (default " + here.front() + "; the list below)", [&](const std::string& v) {
-    opt.variant = apps::parse_choice("--variant", v, {"gio", "nvshmem", "inter-k", "inter-k-overlap", "cpu"});
+    opt.variant = apps::parse_choice("--variant", v, {"gio", "nvshmem", "gda", "ikn", "inter-k", "inter-k-overlap", "cpu"});
   });
   p.value("--size", "NX[xNY]",
           "global grid of NX x NY points (K = 1024: 2Kx1K); default 1024x1024.\n"

@@ -83,7 +83,7 @@ TEST(Options, RefusesBadValuesNamingTheOption) {
   EXPECT_EQ(refusal({"--tolerance", "-1"}), "--tolerance: '-1' is negative");
   EXPECT_EQ(refusal({"--tolerance", "abc"}), "--tolerance: 'abc' is not a finite number");
   EXPECT_EQ(refusal({"--halo", "put"}), "--halo: 'put' is not one of signal, p");
-  EXPECT_EQ(refusal({"--variant", "mpi"}), "--variant: 'mpi' is not one of gio, nvshmem, inter-k, inter-k-overlap, cpu");
+  EXPECT_EQ(refusal({"--variant", "mpi"}), "--variant: 'mpi' is not one of gio, nvshmem, gda, ikn, inter-k, inter-k-overlap, cpu");
   EXPECT_EQ(refusal({"--wait-timeout", "-2"}), "--wait-timeout: '-2' is negative");
   EXPECT_EQ(refusal({"--reps", "-1"}), "--reps: '-1' is not a positive whole number");
   EXPECT_EQ(refusal({"--frobnicate"}), "unknown option '--frobnicate'");

@@ -72,6 +72,7 @@ TEST(Options, BadInputIsAUsageError) {
       {"--gen", "roads"},
       {"--gen", "road_usa", "--variant", "gpu"},
       {"--gen", "road_usa", "--variant", ""},
+      {"--gen", "road_usa", "--variant", "gio,ikn"},  // one transport per run
       {"--gen", "road_usa", "--push", "none"},
       {"--gen", "road_usa", "--block", "0"},
       {"--gen", "road_usa", "--repeats", "0"},
@@ -96,8 +97,14 @@ TEST(Options, HelpExplainsEveryOptionAndClass) {
   EXPECT_NE(help.find("Exit status"), std::string::npos);
 }
 
+TEST(Variants, OneTransportPerRun) {
+  EXPECT_TRUE(is_distributed(variant::ikn) && is_distributed(variant::gda) && is_distributed(variant::gio));
+  EXPECT_FALSE(is_distributed(variant::single));
+}
+
 TEST(Variants, NamesRoundTrip) {
-  for (variant v : {variant::cpu, variant::vendor, variant::single, variant::gio}) EXPECT_EQ(parse_variant(name(v)), v);
+  for (variant v : {variant::cpu, variant::vendor, variant::single, variant::gio, variant::gda, variant::ikn})
+    EXPECT_EQ(parse_variant(name(v)), v);
   for (push_mode m : {push_mode::packed, push_mode::signal, push_mode::fence, push_mode::amo})
     EXPECT_EQ(parse_push_mode(name(m)), m);
   EXPECT_THROW(parse_push_mode("none"), std::invalid_argument);  // the single variant's, not a choice
