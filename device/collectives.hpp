@@ -64,9 +64,9 @@ GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const ch
   // This sync's number. Read by every member before the barrier below, so the leader's update
   // at the end cannot overtake any member's read.
   const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;
-  // The network half of the fence: every WQE the context posted has completed (data placed at
-  // its target) before any count goes out.
-  if (c.h.gda && Coop::rank() == 0) transports::gda::quiet(c, call, loc);
+  // The network half of the fence: every WQE this PE posted, on any context (the group's
+  // accesses may follow other workgroups' by a grid sync), has completed before a count goes out.
+  if (c.h.gda && Coop::rank() == 0) transports::gda::quiet_all(c, call, loc);
   Coop::sync();  // ... and the group's earlier accesses precede the fences below (cumulativity)
   // The first wave does the work, its fence executed by all its lanes at once: lanes on
   // different paths would issue one (serialised) fence each.
@@ -210,6 +210,7 @@ GIO_DEVICE_OUTLINE void reduce_staged(const ctx& c, const team_info& t, reduce_o
          static_cast<long long>(transports::gda::table(c).bounce_bytes));
   const std::size_t rank = Coop::rank(), size = Coop::size();
   if (rank == 0) transports::gda::lock_bounce(c);
+  Coop::sync();  // nobody stages before the leader holds the buffer
   T* stage = reinterpret_cast<T*>(transports::gda::bounce_of(c));
   const bool in_place = dest == source;
   for (std::size_t chunk = 0; chunk < count; chunk += per) {

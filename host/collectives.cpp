@@ -75,7 +75,7 @@ void detail::host_atomic(const char* call, amo_op op, dtype type, void* dest, co
                                         std::to_string(size) + "-byte ones");
   if (op_needs_integers(op) && !is_integer(type))
     throw error(r.pe(), call + std::string(": bitwise atomics take integer types"));
-  rt::reachable_heap(r, pe, call);
+  rt::require_device_reachable(r, pe, call);
   const std::size_t offset = rt::heap_offset(r, dest, size, call);
   if (offset % size != 0)
     throw error(r.pe(), call + std::string(": address at heap offset ") + std::to_string(offset) +

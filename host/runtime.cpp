@@ -26,6 +26,7 @@ runtime::~runtime() {
   // runs on its own, so a failing one (a trapped kernel makes synchronize throw) cannot make
   // this PE skip a barrier that the other PEs are waiting in.
   if (device_selected) shutdown_step("synchronizing the GPU", [&] { backend->synchronize(); });
+  if (gda_on) shutdown_step("completing gda operations", [&] { backend->quiet_network(handle, nullptr); });
   if (boot) shutdown_step("barrier", [&] { boot->barrier(); });  // nobody still uses a heap
   if (gda_on) shutdown_step("closing the gda transport", [&] { gda.close(*backend); });
   for (auto& c : connections)
@@ -77,6 +78,13 @@ void stage(std::unique_ptr<runtime>& r, const char* what, const std::function<vo
   std::fflush(stderr);
   r.reset();
   throw reason;
+}
+
+// The GPU's work done, and over gda every WQE it posted complete (a kernel's end does not
+// complete them: the NIC may still be placing data).
+void quiet_everything(runtime& r) {
+  r.backend->synchronize();
+  if (r.gda_on) r.backend->quiet_network(r.handle, nullptr);
 }
 
 void select_gpu(runtime& r) {
@@ -341,13 +349,29 @@ std::size_t rt::heap_offset(runtime& r, const void* ptr, std::size_t bytes, cons
   return offset;
 }
 
-char* rt::reachable_heap(runtime& r, int pe, const char* call) {
+namespace {
+void require_pe_in_range(runtime& r, int pe, const char* call) {
   if (pe < 0 || pe >= r.boot->size())
     throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " out of range [0, " +
                             std::to_string(r.boot->size()) + ")");
+}
+}  // namespace
+
+char* rt::reachable_heap(runtime& r, int pe, const char* call) {
+  require_pe_in_range(r, pe, call);
   if (!r.peers[pe].heap_base)
     throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " is not reachable from this PE");
   return r.peers[pe].heap_base;
+}
+
+bool rt::device_reachable(const runtime& r, int pe) {
+  return r.peers[pe].heap_base || r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda);
+}
+
+void rt::require_device_reachable(runtime& r, int pe, const char* call) {
+  require_pe_in_range(r, pe, call);
+  if (!device_reachable(r, pe))
+    throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " is not reachable from this GPU");
 }
 
 // --- API ---------------------------------------------------------------------------------------
@@ -428,7 +452,7 @@ void shmem_free(void* ptr) {
   const std::size_t offset = ptr && in_heap ? static_cast<std::size_t>(p - r.heap) : 0;
   check_collective_call(r, collective_kind::free, 0, ptr && !in_heap ? SIZE_MAX : offset);
   ++r.collective_calls;
-  r.backend->synchronize();
+  quiet_everything(r);
   r.boot->barrier();  // no PE may still be using the block
   if (!ptr) return;
   if (!in_heap || offset < r.internal_bytes || !r.allocator->release(offset))
@@ -444,11 +468,11 @@ void* shmem_ptr(const void* dest, int pe) {
   return base ? base + (p - r.heap) : nullptr;
 }
 
-void shmem_quiet() { running("shmem_quiet").backend->synchronize(); }
+void shmem_quiet() { quiet_everything(running("shmem_quiet")); }
 
 void shmem_barrier_all() {
   runtime& r = running("shmem_barrier_all");
-  r.backend->synchronize();
+  quiet_everything(r);
   r.boot->barrier();
 }
 
@@ -491,16 +515,16 @@ void shmem_getmem_on_stream(void* dest, const void* source, std::size_t nbytes, 
 
 // Copies enqueued on a stream complete before the stream's next work starts, and the copy
 // engine's writes to a peer are visible once the copy completes: stream order already gives
-// quiet's guarantee, so nothing needs to be enqueued.
-void shmem_quiet_on_stream(stream_t) { running("shmem_quiet_on_stream"); }
+// quiet's guarantee for the mapped peers. Over gda a kernel on the stream waits for the WQEs.
+void shmem_quiet_on_stream(stream_t stream) {
+  runtime& r = running("shmem_quiet_on_stream");
+  if (r.gda_on) r.backend->quiet_network(r.handle, &stream);  // WQEs outlive their kernels
+}
 
 void shmem_barrier_all_on_stream(stream_t stream) {
   runtime& r = running("shmem_barrier_all_on_stream");
-  // The device barrier stores into every PE's heap: it needs them all mapped here.
-  for (int pe = 0; pe < r.boot->size(); ++pe)
-    if (!r.peers[pe].heap_base)
-      throw error(r.pe(), "shmem_barrier_all_on_stream: PE " + std::to_string(pe) +
-                              " is not reachable from this GPU (use shmem_barrier_all)");
+  // The device barrier writes into every PE's heap: through a mapping or over gda.
+  for (int pe = 0; pe < r.boot->size(); ++pe) require_device_reachable(r, pe, "shmem_barrier_all_on_stream");
   r.backend->barrier_on_stream(r.handle, barrier_slots_offset, r.stream_barrier_epoch + 1, stream);
   ++r.stream_barrier_epoch;
 }

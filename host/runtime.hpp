@@ -79,5 +79,9 @@ runtime& running(const char* call);
 std::size_t heap_offset(runtime& r, const void* ptr, std::size_t bytes, const char* call);
 // `pe`'s heap as mapped here, or throws (PE out of range, or not reachable from this PE).
 char* reachable_heap(runtime& r, int pe, const char* call);
+// Whether this GPU's device library reaches `pe` (in range): a mapped heap, or gda. Host calls
+// that run as kernels (atomics, collectives, the stream barrier) require it.
+bool device_reachable(const runtime& r, int pe);
+void require_device_reachable(runtime& r, int pe, const char* call);  // throws unless in range and reachable
 
 }  // namespace gio::rt

@@ -156,7 +156,7 @@ team_slot& member_team(runtime& r, shmem_team_t team, const char* call) {
 void require_reachable_members(runtime& r, const team_info& t, const char* call) {
   for (int i = 0; i < t.size; ++i) {
     const int pe = world_pe_of(t, i);
-    if (!r.peers[pe].heap_base)
+    if (!device_reachable(r, pe))
       throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " (team PE " + std::to_string(i) +
                               ") is not reachable from this GPU");
   }

@@ -126,6 +126,9 @@ class backend {
   // Host put/get to a PE reached through the NIC (no mapping to copy through): one workgroup runs
   // the device library's put/get and quiet, on `*stream` or (null) an internal stream waited for.
   virtual void rma(const device_handle& handle, const rma_request& r, const stream_t* stream) = 0;
+  // Completes every gda operation this PE posted, from any kernel and context (a kernel's end
+  // does not: the NIC may still be working). On `*stream`, or (null) now.
+  virtual void quiet_network(const device_handle& handle, const stream_t* stream) = 0;
 };
 
 std::unique_ptr<backend> make_backend();

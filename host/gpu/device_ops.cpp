@@ -75,7 +75,17 @@ __global__ void __launch_bounds__(collective_threads) rma_kernel(device_handle h
   if (platform::thread_in_wg() == 0) shmem_ctx_quiet(x);
 }
 
+// Every gda context's WQEs completed (host quiet and barriers).
+__global__ void network_quiet_kernel(device_handle h) {
+  transports::gda::quiet_all(ctx_default(h), "shmem_quiet", {__FILE__, __LINE__});
+}
+
 }  // namespace
+
+void enqueue_network_quiet(const device_handle& h, stream_t stream) {
+  network_quiet_kernel<<<1, 1, 0, stream>>>(h);
+  check_rt(GIO_RT(GetLastError)(), "launching the network quiet");
+}
 
 void enqueue_rma(const device_handle& h, const rma_request& r, stream_t stream) {
   rma_kernel<<<1, collective_threads, 0, stream>>>(h, r, name_of(r.call));

@@ -39,4 +39,13 @@ inline rt_error allocate_peer_coherent(void** ptr, std::size_t bytes) {
 #endif
 }
 
+// Pinned host memory mapped into the GPU's address space at the same pointer (UVA).
+inline rt_error host_alloc_mapped(void** ptr, std::size_t bytes) {
+#if defined(__HIPCC__)
+  return hipHostMalloc(ptr, bytes, hipHostMallocMapped | hipHostMallocPortable);
+#else
+  return cudaHostAlloc(ptr, bytes, cudaHostAllocMapped | cudaHostAllocPortable);
+#endif
+}
+
 }  // namespace gio::gpu

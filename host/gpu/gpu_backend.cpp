@@ -31,7 +31,7 @@ __global__ void barrier_kernel(device_handle h, std::size_t slots_offset, std::u
   const ctx c = ctx_default(h);
   const source_location here{__FILE__, __LINE__};
   platform::fence_sc_system();
-  if (h.gda) transports::gda::quiet(c, "shmem_barrier_all_on_stream", here);
+  if (h.gda) transports::gda::quiet_all(c, "shmem_barrier_all_on_stream", here);
   auto* mine = reinterpret_cast<std::uint64_t*>(h.heap_base + slots_offset);
   for (int pe = 0; pe < h.n_pes; ++pe) {
     char* base = h.peers[pe].heap_base;
@@ -186,6 +186,12 @@ class gpu_backend final : public backend {
     return old;
   }
 
+  void quiet_network(const device_handle& handle, const stream_t* stream) override {
+    activate();
+    enqueue_network_quiet(handle, stream ? *stream : internal_stream());
+    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing the network's operations");
+  }
+
   void rma(const device_handle& handle, const rma_request& r, const stream_t* stream) override {
     activate();
     enqueue_rma(handle, r, stream ? *stream : internal_stream());
@@ -195,8 +201,7 @@ class gpu_backend final : public backend {
   void* allocate_host_mapped(std::size_t bytes) override {
     activate();
     void* p = nullptr;
-    check_rt(GIO_RT(HostAlloc)(&p, bytes, GIO_RT(HostAllocMapped) | GIO_RT(HostAllocPortable)),
-             "allocating mapped host memory");
+    check_rt(host_alloc_mapped(&p, bytes), "allocating mapped host memory");
     return p;
   }
   void free_host_mapped(void* p) override { (void)GIO_RT(FreeHost)(p); }

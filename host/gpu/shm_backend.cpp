@@ -151,6 +151,7 @@ class shm_backend final : public backend {
   void unmap_host(void*) override {}
   int dmabuf_fd(void*, std::size_t) override { return -1; }
   void rma(const device_handle&, const rma_request&, const stream_t*) override { throw no_gda(); }
+  void quiet_network(const device_handle&, const stream_t*) override {}
 
   void copy(void* dst, const void* src, std::size_t bytes) override { std::memmove(dst, src, bytes); }
   void copy_async(void* dst, const void* src, std::size_t bytes, stream_t) override { copy(dst, src, bytes); }

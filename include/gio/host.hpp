@@ -147,6 +147,11 @@ struct runtime_report {
 runtime_report shmem_runtime_report();
 peer_report shmem_peer_report(int pe);
 
+// Multiprocessors a co-resident grid must leave free on this PE's GPU: 1 while the test-only
+// software NIC model serves gda (its engine kernel needs room to run), else 0. max_coresident_wgs
+// (gio/launch.hpp) counts them out. 0 before shmem_init.
+int reserved_multiprocessors() noexcept;
+
 }  // namespace gio
 
 #include "gio/host_generated.hpp"

@@ -45,6 +45,7 @@ inline coresidency query_coresidency(const void* kernel, unsigned threads_per_wg
   coresidency c{};
   check_launch(platform::current_gpu(&c.gpu), "finding the current GPU");
   check_launch(platform::multiprocessor_count(c.gpu, &c.multiprocessors), "counting multiprocessors");
+  if (c.multiprocessors > reserved_multiprocessors()) c.multiprocessors -= reserved_multiprocessors();
   check_launch(platform::resident_wgs_per_multiprocessor(&c.per_multiprocessor, kernel,
                                                          static_cast<int>(threads_per_wg), dynamic_shmem),
                "querying the kernel's occupancy");

@@ -116,7 +116,7 @@ GIO_DEVICE std::uint32_t generation(const gda_qp& q, std::uint64_t index) {
 
 // `n` consecutive indices whose slots (and fetch words) are free.
 GIO_DEVICE_OUTLINE inline std::uint64_t reserve(const ctx& c, const gda_qp& q, unsigned n, const char* call, source_location loc) {
-  const std::uint64_t first = platform::atomic_rmw_sys_bits<platform::rmw::add>(word(&q.state->reserved), n);
+  const std::uint64_t first = platform::atomic_rmw_sys_bits<platform::rmw::add>(word(&q.state->reserved), std::uint64_t{n});
   const std::uint64_t depth = std::uint64_t{1} << q.log_sq;
   if (first + n > depth) wait_completed(c, q, first + n - depth, call, loc);
   for (std::uint64_t i = first; i < first + n; ++i) {
@@ -189,11 +189,18 @@ GIO_DEVICE bool in_heap(const ctx& c, const void* p, std::size_t bytes) {
   return q >= c.h.heap_base && static_cast<std::uint64_t>(q - c.h.heap_base) + bytes <= c.h.heap_size;
 }
 
-// One WQE: posted; returns its index (the caller waits for it, or not).
-GIO_DEVICE_OUTLINE inline std::uint64_t post(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
-                              source_location loc) {
+GIO_DEVICE bool is_atomic(std::uint8_t kind) {
+  return kind == gda_kind_fa64 || kind == gda_kind_cs64 || kind == gda_kind_fa32 || kind == gda_kind_cs32 ||
+         kind == gda_kind_swap32 || kind == gda_kind_signal_add;
+}
+
+// One WQE: posted; returns its index (the caller waits for it, or not). An atomic's old value
+// lands in the fetch word of its index, read or not.
+GIO_DEVICE_OUTLINE inline std::uint64_t post(const ctx& c, const gda_qp& q, gda_command cmd, const char* call,
+                                             source_location loc) {
   const gda_mode mode = table(c).mode;
   const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
+  if (is_atomic(cmd.kind)) cmd.op.laddr = local(&q.fetch[ring::slot_of(q, i)]);
   ring::write(q, mode, i, cmd);
   ring::publish(c, q, mode, i, 1, call, loc);
   return i;
@@ -269,6 +276,7 @@ GIO_DEVICE_OUTLINE void put(const ctx& c, int pe, void* dest, const void* source
   }
   // Staged through the bounce buffer, a chunk at a time, each complete before the next is staged.
   if (leader) lock_bounce(c);
+  Coop::sync();  // nobody stages before the leader holds the buffer
   char* stage = bounce_of(c);
   const std::size_t chunk = table(c).bounce_bytes;
   for (std::size_t done = 0; done < bytes; done += chunk) {
@@ -449,15 +457,29 @@ GIO_DEVICE_OUTLINE void put_signal(const ctx& c, int pe, void* dest, const void*
   Coop::sync();
 }
 
-// Completes every operation this workgroup's context has posted (and any other posted earlier
-// on the same QPs): data at the targets, fetched values home.
-GIO_DEVICE_OUTLINE inline void quiet(const ctx& c, const char* call, source_location loc) {
+// Completes every operation posted so far on the QPs [first, first + count) of the table.
+GIO_DEVICE_OUTLINE inline void complete_qps(const ctx& c, unsigned first, unsigned count, const char* call,
+                                            source_location loc) {
   const gda_table& t = table(c);
-  const gda_qp* qps = t.qps + context_of(t) * t.qps_per_context;
-  for (unsigned s = 0; s < t.qps_per_context; ++s) {
-    const gda_qp& q = qps[s];
+  for (unsigned i = first; i < first + count; ++i) {
+    const gda_qp& q = t.qps[i];
     ring::wait_completed(c, q, ring::load(&q.state->posted), call, loc);
   }
+}
+
+// Completes every operation this workgroup's context has posted (and any other posted earlier
+// on the same QPs): data at the targets, fetched values home.
+GIO_DEVICE void quiet(const ctx& c, const char* call, source_location loc) {
+  const gda_table& t = table(c);
+  complete_qps(c, context_of(t) * t.qps_per_context, t.qps_per_context, call, loc);
+}
+
+// The same for every context of this PE: what a barrier and the host's quiet need, since the
+// workgroups whose operations must be complete may have used any context (and a kernel's end
+// does not complete a WQE: the NIC may still be working on it).
+GIO_DEVICE void quiet_all(const ctx& c, const char* call, source_location loc) {
+  const gda_table& t = table(c);
+  complete_qps(c, 0, t.contexts * t.qps_per_context, call, loc);
 }
 
 }  // namespace gio::transports::gda

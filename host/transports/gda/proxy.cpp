@@ -1,5 +1,9 @@
 #include "transports/gda/proxy.hpp"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <utility>
 
 #include "gio/device/transports/gda/wqe_builder.hpp"
@@ -19,6 +23,10 @@ proxy::~proxy() {
 }
 
 void proxy::run() {
+  // GIO_DEBUG=info: what the proxy sees, every few seconds (a stuck ring shows its next command).
+  const char* debug = std::getenv("GIO_DEBUG");
+  const bool report = debug && std::string(debug) == "info";
+  auto last_report = std::chrono::steady_clock::now();
   unsigned idle = 0;
   while (!stop_.load(std::memory_order_relaxed)) {
     bool any = false;
@@ -26,6 +34,17 @@ void proxy::run() {
     // A busy thread is what IKN costs (a core per GPU); after a long idle spell it yields.
     idle = any ? 0 : idle + 1;
     if (idle > 4096) std::this_thread::yield();
+    if (report && std::chrono::steady_clock::now() - last_report > std::chrono::seconds(3)) {
+      last_report = std::chrono::steady_clock::now();
+      for (std::size_t q = 0; q < queues_.size(); ++q) {
+        const std::uint32_t mask = (1u << queues_[q].log_sq) - 1u;
+        std::fprintf(stderr, "gio ikn proxy: QP 0x%x: next command %llu, its ready word %llu, posted in all %llu\n",
+                     queues_[q].qpn, static_cast<unsigned long long>(cursors_[q].next),
+                     static_cast<unsigned long long>(
+                         __atomic_load_n(&queues_[q].commands[cursors_[q].next & mask].ready, __ATOMIC_ACQUIRE)),
+                     static_cast<unsigned long long>(posted()));
+      }
+    }
   }
 }
 
