@@ -2,8 +2,9 @@
 # Builds and tests gio on a machine without a GPU (what CI runs):
 #   1. GIO_GPU=none, Debug (checked): the host runtime over a shared-memory heap; unit + mp tests.
 #   2. GIO_GPU=cuda (if nvcc exists) and GIO_GPU=hip (if hipcc exists): compile only, so the device
-#      library, bench, the header checks, the checked bad-input kernels and a sample of tests/gpu
-#      (with the rest it covers every device-library path) build for both vendors. The whole of
+#      library, the header checks, the checked bad-input kernels, the NIC model and a sample of
+#      tests/gpu (with the rest it covers every device-library path) build for both vendors, and
+#      bench/ and apps/ for CUDA (the HIP build leaves them out for time: see below). The whole of
 #      tests/gpu (its type-table shards take ~25 CPU-minutes with nvcc, far more with hipcc) is
 #      built and run on the GPU machines by scripts/gpu-check.sh.
 # The ctest summary is printed last. Build trees: build/test-<vendor>-<type> (GIO_TEST_BUILD_ROOT).

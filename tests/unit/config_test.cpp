@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gio::config {
 namespace {
@@ -128,8 +130,37 @@ TEST(ConfigTable, EveryRowIsComplete) {
     ASSERT_NE(var.default_value, nullptr);
     EXPECT_EQ(var.choices != nullptr, var.type == kind::choice);
   }
-  EXPECT_EQ(names, (std::set<std::string>{"GIO_SYMMETRIC_SIZE", "GIO_WAIT_TIMEOUT", "GIO_NUM_GPUS",
-                                          "GIO_MAX_TEAMS", "GIO_ATOMICS", "GIO_BOOTSTRAP", "GIO_DEBUG"}));
+  EXPECT_EQ(names, (std::set<std::string>{"GIO_SYMMETRIC_SIZE", "GIO_WAIT_TIMEOUT", "GIO_NUM_GPUS", "GIO_MAX_TEAMS",
+                                          "GIO_ATOMICS", "GIO_BOOTSTRAP", "GIO_DEBUG", "GIO_TRANSPORT", "GIO_GDA_NIC",
+                                          "GIO_GDA_NIC_EXCLUDE", "GIO_GDA_NIC_MODEL", "GIO_GDA_CONTEXTS",
+                                          "GIO_GDA_SQ_DEPTH", "GIO_GDA_BOUNCE", "GIO_GDA_RINGS"}));
+}
+
+// The gda settings: defaults, free text for device lists and the model's path, and the ranges.
+TEST(ConfigLoad, GdaSettings) {
+  const fake_env empty({});
+  const settings d = load(empty.lookup());
+  EXPECT_EQ(d.transport, "auto");
+  EXPECT_EQ(d.gda_nic, "");
+  EXPECT_EQ(d.gda_nic_model, "");
+  EXPECT_EQ(d.gda_contexts, 8);
+  EXPECT_EQ(d.gda_sq_depth, 256u);
+  EXPECT_EQ(d.gda_bounce, 64u * 1024u);
+  EXPECT_EQ(d.gda_rings, "gpu");
+  const fake_env set({{"GIO_TRANSPORT", "ikn"}, {"GIO_GDA_NIC", " mlx5_0,mlx5_1 "}, {"GIO_GDA_NIC_MODEL", "/x/libm.so"},
+                      {"GIO_GDA_CONTEXTS", "3"}, {"GIO_GDA_SQ_DEPTH", "1K"}, {"GIO_GDA_RINGS", "host"}});
+  const settings s = load(set.lookup());
+  EXPECT_EQ(s.transport, "ikn");
+  EXPECT_EQ(s.gda_nic, "mlx5_0,mlx5_1");
+  EXPECT_EQ(s.gda_nic_model, "/x/libm.so");
+  EXPECT_EQ(s.gda_contexts, 3);
+  EXPECT_EQ(s.gda_sq_depth, 1024u);
+  EXPECT_EQ(s.gda_rings, "host");
+  for (const auto& [name, value] : std::vector<std::pair<const char*, const char*>>{
+           {"GIO_TRANSPORT", "nic"}, {"GIO_GDA_CONTEXTS", "0"}, {"GIO_GDA_SQ_DEPTH", "32"}, {"GIO_GDA_RINGS", "cpu"}}) {
+    const fake_env bad({{name, value}});
+    EXPECT_THROW(load(bad.lookup()), config_error) << name << "=" << value;
+  }
 }
 
 TEST(ConfigLoad, Defaults) {
