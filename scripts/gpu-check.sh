@@ -5,10 +5,11 @@
 # write logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
-#                        [--phase main|shared]
+#                        [--phase main|shared|gda]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
-#   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build).
+#   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build),
+#   `gda` the GPU tests over gda and ikn through the software NIC model (same build).
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
@@ -17,7 +18,7 @@ usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
-sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1
+sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1 gda_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-sanitizer) sanitizer=0 ;;
@@ -29,7 +30,8 @@ while [ $# -gt 0 ]; do
       case "${1:-}" in
         main) sanitizer=0 one_gpu=0 ;;
         shared) main=0 bench=0 ;;
-        *) echo "gpu-check: --phase main|shared" >&2; exit 2 ;;
+        gda) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 ;;
+        *) echo "gpu-check: --phase main|shared|gda" >&2; exit 2 ;;
       esac ;;
     *) echo "gpu-check: unknown option $1" >&2; usage; exit 2 ;;
   esac
@@ -91,10 +93,16 @@ done
 
 if [ "$tests" = 1 ]; then
   # -V: the logs keep every test's own output (litmus counts, seeds), not only failures.
-  step tests-all-gpus ctest --test-dir "$build" -L gpu -V
+  # The gda/ikn runs over the software NIC model are slow (a litmus case takes ~19 s): their own
+  # phase (--phase gda), so that this one stays within a device call.
+  step tests-all-gpus ctest --test-dir "$build" -L gpu -LE gda -V
   step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
 fi
 fi  # main
+if [ "$gda_only" = 1 ]; then
+  # Every GPU test over gda and ikn, served by the software NIC model (tests/gpu/CMakeLists.txt).
+  step tests-gda ctest --test-dir "$build" -L gda -V
+fi
 if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && [ "$gpus" -gt 1 ]; then
   # Every PE on GPU 0: 2 PEs (and the 4-PE entry: 4) time-slicing one GPU.
   # (The gda/ikn runs stay on two GPUs: the model's engine kernel would time-slice with both PEs.)
