@@ -14,7 +14,7 @@
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
