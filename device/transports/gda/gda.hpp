@@ -132,9 +132,16 @@ GIO_DEVICE void release(const gda_qp& q, std::uint64_t index) {
   platform::st_release_sys_bits(&q.slot_owner[slot_of(q, index)], generation(q, index) + 1u);
 }
 
-// Writes command `cmd` for index i: the WQE itself (direct) or the proxy's command.
-GIO_DEVICE_OUTLINE inline void write(const gda_qp& q, gda_mode mode, std::uint64_t i, const gda_command& cmd) {
+GIO_DEVICE bool is_atomic(std::uint8_t kind) {
+  return kind == gda_kind_fa64 || kind == gda_kind_cs64 || kind == gda_kind_fa32 || kind == gda_kind_cs32 ||
+         kind == gda_kind_swap32 || kind == gda_kind_signal_add;
+}
+
+// Writes command `cmd` for index i: the WQE itself (direct) or the proxy's command. An atomic's
+// old value lands in the fetch word of its index, read or not.
+GIO_DEVICE_OUTLINE inline void write(const gda_qp& q, gda_mode mode, std::uint64_t i, gda_command cmd) {
   const std::uint32_t s = slot_of(q, i);
+  if (is_atomic(cmd.kind)) cmd.op.laddr = reinterpret_cast<std::uint64_t>(&q.fetch[s]);
   if (mode == gda_mode::proxy) {
     auto* to = reinterpret_cast<std::uint64_t*>(q.commands + s);
     const auto* from = reinterpret_cast<const std::uint64_t*>(&cmd);
@@ -189,18 +196,11 @@ GIO_DEVICE bool in_heap(const ctx& c, const void* p, std::size_t bytes) {
   return q >= c.h.heap_base && static_cast<std::uint64_t>(q - c.h.heap_base) + bytes <= c.h.heap_size;
 }
 
-GIO_DEVICE bool is_atomic(std::uint8_t kind) {
-  return kind == gda_kind_fa64 || kind == gda_kind_cs64 || kind == gda_kind_fa32 || kind == gda_kind_cs32 ||
-         kind == gda_kind_swap32 || kind == gda_kind_signal_add;
-}
-
-// One WQE: posted; returns its index (the caller waits for it, or not). An atomic's old value
-// lands in the fetch word of its index, read or not.
-GIO_DEVICE_OUTLINE inline std::uint64_t post(const ctx& c, const gda_qp& q, gda_command cmd, const char* call,
+// One WQE: posted; returns its index (the caller waits for it, or not).
+GIO_DEVICE_OUTLINE inline std::uint64_t post(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
                                              source_location loc) {
   const gda_mode mode = table(c).mode;
   const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
-  if (is_atomic(cmd.kind)) cmd.op.laddr = local(&q.fetch[ring::slot_of(q, i)]);
   ring::write(q, mode, i, cmd);
   ring::publish(c, q, mode, i, 1, call, loc);
   return i;
@@ -445,7 +445,6 @@ GIO_DEVICE_OUTLINE void put_signal(const ctx& c, int pe, void* dest, const void*
     gda_command sig;
     if (sig_op == SHMEM_SIGNAL_ADD) {
       sig = atomic_command(gda_kind_signal_add, remote(c, pe, sig_addr), signal, 0, sizeof(signal));
-      sig.op.laddr = local(&q.fetch[ring::slot_of(q, s)]);  // the old value lands there, unread
     } else {
       sig = inline_command(gda_kind_signal_set, remote(c, pe, sig_addr), &signal, sizeof(signal));
     }
