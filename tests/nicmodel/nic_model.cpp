@@ -11,6 +11,7 @@
 // share its copy, lane 0 does its atomic and writes its CQE (engine.hpp). The engine's per-QP
 // state lives in device memory and persists across slices.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +62,11 @@ inline constexpr unsigned idle_sleep_ns = 200;
 struct control {
   std::uint32_t stop;          // nonzero: the running slice returns now
   std::uint32_t stall_report;  // engine_view::stall_report
+  // GIO_NIC_MODEL_DEBUG: the running slice's progress, read by the watchdog without CUDA calls.
+  std::uint32_t heartbeat;     // loops of slices so far
+  std::uint32_t work_qp;       // QP + 1 of the WQE being executed, 0 between WQEs
+  std::uint32_t work_act;      // its action and length
+  std::uint32_t work_len;
 };
 
 struct wave_slot {
@@ -69,7 +75,8 @@ struct wave_slot {
   std::uint32_t quit;
 };
 
-__global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, const std::uint32_t* stop) {
+__global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, control* ctl) {
+  const std::uint32_t* stop = &ctl->stop;
   __shared__ wave_slot slots[max_waves];
   const unsigned lane = platform::lane();
   const unsigned lanes = platform::wave_lanes();
@@ -89,12 +96,19 @@ __global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, c
         platform::wave_barrier();
         if (!have) break;
         busy = true;
+        if (lane == 0 && wave == 0) {
+          platform::st_relaxed_sys_bits(&ctl->work_qp, q + 1u);
+          platform::st_relaxed_sys_bits(&ctl->work_act, std::uint32_t{slot.w.act});
+          platform::st_relaxed_sys_bits(&ctl->work_len, slot.w.len);
+        }
         move<gpu_memory>(slot.w, lane, lanes);  // each lane fences its stores
         platform::wave_barrier();
         if (lane == 0) finish<gpu_memory>(v, q, slot.w);
+        if (lane == 0 && wave == 0) platform::st_relaxed_sys_bits(&ctl->work_qp, 0u);
         platform::wave_barrier();
       }
     }
+    if (lane == 0 && wave == 0) platform::st_relaxed_sys_bits(&ctl->heartbeat, ctl->heartbeat + 1u);
     if (lane == 0) {
       const bool quit = platform::ld_relaxed_sys_bits(stop) != 0 || platform::timer_ns() - start >= slice_ns;
       slot.quit = quit ? 1u : 0u;
@@ -277,10 +291,14 @@ class model_nic final : public gda::nic {
     if (running_) return;
     rt::set_device(device_);
     if (!started_) build_tables();
+    rt::load_kernel(reinterpret_cast<const void*>(&engine_kernel));
     started_ = true;
     __atomic_store_n(&control_->stop, 0u, __ATOMIC_SEQ_CST);
     quit_.store(false);
     engine_ = std::thread([this] { engine_loop(); });
+    const char* debug = std::getenv("GIO_NIC_MODEL_DEBUG");
+    if (debug != nullptr && *debug != '\0' && std::string(debug) != "0")
+      watchdog_ = std::thread([this] { watch(); });
     running_ = true;
   }
 
@@ -289,6 +307,7 @@ class model_nic final : public gda::nic {
     quit_.store(true);
     __atomic_store_n(&control_->stop, 1u, __ATOMIC_SEQ_CST);
     engine_.join();
+    if (watchdog_.joinable()) watchdog_.join();
     running_ = false;
   }
 
@@ -369,14 +388,27 @@ class model_nic final : public gda::nic {
       return;
     }
     std::vector<bool> stall_reported(qps_.size(), false);
+    // GIO_NIC_MODEL_DEBUG=1: every 2 s, each QP as the engine sees it (a stuck ring shows whether
+    // its doorbell record ever moved, and how far the engine and the consumer got).
+    const char* debug = std::getenv("GIO_NIC_MODEL_DEBUG");
+    const bool debugging = debug != nullptr && *debug != '\0' && std::string(debug) != "0";
+    auto last_debug = std::chrono::steady_clock::now();
     while (!quit_.load()) {
-      engine_kernel<<<1, engine_threads, 0, stream>>>(view_, &control_->stop);
+      if (debugging && std::chrono::steady_clock::now() - last_debug > std::chrono::seconds(2)) {
+        last_debug = std::chrono::steady_clock::now();
+        debug_report(stream);
+      }
+      stage_.store(1);
+      engine_kernel<<<1, engine_threads, 0, stream>>>(view_, control_);
+      stage_.store(2);
       rt::error_t err = rt::last_error();
       if (!rt::ok(err)) {
         report(std::string("engine kernel launch failed: ") + rt::error_string(err) + "; the engine stops");
         break;
       }
       err = rt::stream_sync(stream);
+      stage_.store(0);
+      slices_.fetch_add(1);
       if (!rt::ok(err)) {
         report(std::string("engine kernel failed: ") + rt::error_string(err) + "; the engine stops");
         break;
@@ -392,6 +424,47 @@ class model_nic final : public gda::nic {
     rt::stream_destroy(stream);
   }
 
+  // GIO_NIC_MODEL_DEBUG: every 2 s, what the engine thread is doing (a slice that never ends, or a
+  // launch or synchronisation that never returns, shows here even when the thread is stuck).
+  void watch() {
+    static const char* const stages[] = {"between slices", "launching a slice", "waiting for a slice",
+                                         "reporting"};
+    while (!quit_.load()) {
+      for (int i = 0; i < 20 && !quit_.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      std::fprintf(stderr,
+                   "gio nic model: PE %d: engine thread %s; %llu slices done; slice heartbeat %u; executing: "
+                   "QP+1 %u, action %u, %u bytes\n",
+                   boot_.my_pe, stages[stage_.load() & 3], static_cast<unsigned long long>(slices_.load()),
+                   __atomic_load_n(&control_->heartbeat, __ATOMIC_RELAXED),
+                   __atomic_load_n(&control_->work_qp, __ATOMIC_RELAXED),
+                   __atomic_load_n(&control_->work_act, __ATOMIC_RELAXED),
+                   __atomic_load_n(&control_->work_len, __ATOMIC_RELAXED));
+    }
+  }
+
+  void debug_report(rt::stream_t stream) {
+    stage_.store(3);
+    try {
+      std::vector<qp_state> states(qps_.size());
+      if (!states.empty()) rt::to_host_on(states.data(), view_.states, sizeof(qp_state) * states.size(), stream);
+      for (std::size_t i = 0; i < qps_.size(); ++i) {
+        const qp_record& r = qps_[i];
+        std::uint32_t sq_rec = 0, cq_rec = 0;
+        rt::to_host_on(&sq_rec, r.rings.dbrec + mlx5::snd_dbr, sizeof sq_rec, stream);
+        rt::to_host_on(&cq_rec, r.rings.cq_dbrec + mlx5::cq_set_ci, sizeof cq_rec, stream);
+        std::fprintf(stderr,
+                     "gio nic model: PE %d: QP %s (%s rings, peer PE %d): doorbell record %u, WQEs taken %u, "
+                     "CQEs written %u, CQ consumer index %u, error 0x%x%s\n",
+                     boot_.my_pe, hex(r.rings.qpn).c_str(), r.host ? "host" : "GPU", r.peer_pe,
+                     gio::templates::from_be32(sq_rec) & 0xffffu, states[i].sq_ci, states[i].cq_pi,
+                     gio::templates::from_be32(cq_rec) & 0xffffffu, states[i].error,
+                     states[i].cq_stalled ? ", waiting for CQ space" : "");
+      }
+    } catch (const std::exception& e) {
+      report(std::string("debug report failed: ") + e.what());
+    }
+  }
+
   gda::collectives boot_;
   fault_spec fault_;
   int device_ = 0;
@@ -403,6 +476,9 @@ class model_nic final : public gda::nic {
   void* tables_ = nullptr;       // device
   engine_view view_{};
   std::thread engine_;
+  std::thread watchdog_;                    // GIO_NIC_MODEL_DEBUG only
+  std::atomic<int> stage_{0};               // the engine thread's: 0 between, 1 launch, 2 sync, 3 report
+  std::atomic<unsigned long long> slices_{0};
   std::atomic<bool> quit_{false};
   bool started_ = false;
   bool running_ = false;

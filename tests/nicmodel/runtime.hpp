@@ -114,6 +114,17 @@ inline stream_t stream_create_urgent() {
 }
 inline void stream_destroy(stream_t s) noexcept { (void)GIO_NICMODEL_RT(StreamDestroy)(s); }
 inline error_t stream_sync(stream_t s) { return GIO_NICMODEL_RT(StreamSynchronize)(s); }
+// Any-to-host copy ordered on `s` (the engine thread's diagnostics, between slices).
+inline void to_host_on(void* dst, const void* src, std::size_t bytes, stream_t s) {
+  check(GIO_NICMODEL_RT(MemcpyAsync)(dst, src, bytes, GIO_NICMODEL_RT(MemcpyDefault), s), "copy to host");
+  check(GIO_NICMODEL_RT(StreamSynchronize)(s), "copy to host (sync)");
+}
+// Loads a kernel's code now: a lazily loaded kernel's first launch waits for the GPU's running
+// work, which may be waiting for this very engine.
+inline void load_kernel(const void* kernel) {
+  GIO_NICMODEL_RT(FuncAttributes) attributes;
+  check(GIO_NICMODEL_RT(FuncGetAttributes)(&attributes, kernel), "loading the engine kernel");
+}
 inline error_t last_error() { return GIO_NICMODEL_RT(GetLastError)(); }
 
 }  // namespace gio_test::nicmodel::rt
