@@ -31,6 +31,7 @@ call_name name_of(const char* call) {
 template <class T>
 __global__ void atomic_kernel(device_handle h, amo_op op, T* dest, T value, T compare, int pe,
                               std::uint64_t* old_bits, call_name call) {
+  if (!h.heap_base) return;  // warm_up_kernels
   const T old = detail::amo<T>(ctx_default(h), op, dest, value, compare, pe, call.text, {__FILE__, __LINE__});
   *old_bits = platform::bit_cast<platform::bits_t<T>>(old);
 }
@@ -38,6 +39,7 @@ __global__ void atomic_kernel(device_handle h, amo_op op, T* dest, T value, T co
 // broadcast, fcollect and alltoall move bytes; reductions get a kernel per element type.
 __global__ void __launch_bounds__(collective_threads)
     data_collective_kernel(device_handle h, collective_request c, std::size_t elem_size, call_name call) {
+  if (!h.heap_base) return;
   __shared__ ctx storage;
   const ctx& x = ctx_create_wg(h, storage);
   const source_location here{__FILE__, __LINE__};
@@ -53,18 +55,21 @@ template <class T>
 __global__ void __launch_bounds__(collective_threads)
     reduce_kernel(device_handle h, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t count,
                   call_name call) {
+  if (!h.heap_base) return;
   __shared__ ctx storage;
   detail::reduce<coop::wg>(ctx_create_wg(h, storage), team, op, dest, source, count, call.text, {__FILE__, __LINE__});
 }
 
 __global__ void __launch_bounds__(collective_threads)
     team_sync_kernel(device_handle h, shmem_team_t team, call_name call) {
+  if (!h.heap_base) return;
   __shared__ ctx storage;
   detail::team_sync<coop::wg>(ctx_create_wg(h, storage), team, false, call.text, {__FILE__, __LINE__});
 }
 
 // A host put/get to a PE reached through the NIC, then quiet: complete when the kernel ends.
 __global__ void __launch_bounds__(collective_threads) rma_kernel(device_handle h, rma_request r, call_name call) {
+  if (!h.heap_base) return;
   __shared__ ctx storage;
   const ctx& x = ctx_create_wg(h, storage);
   const source_location here{__FILE__, __LINE__};
@@ -77,6 +82,7 @@ __global__ void __launch_bounds__(collective_threads) rma_kernel(device_handle h
 
 // Every gda context's WQEs completed (host quiet and barriers).
 __global__ void network_quiet_kernel(device_handle h) {
+  if (!h.heap_base) return;
   transports::gda::quiet_all(ctx_default(h), "shmem_quiet", {__FILE__, __LINE__});
 }
 
@@ -90,6 +96,22 @@ void enqueue_network_quiet(const device_handle& h, stream_t stream) {
 void enqueue_rma(const device_handle& h, const rma_request& r, stream_t stream) {
   rma_kernel<<<1, collective_threads, 0, stream>>>(h, r, name_of(r.call));
   check_rt(GIO_RT(GetLastError)(), "launching a host put/get");
+}
+
+void warm_up_kernels(stream_t stream) {
+  const device_handle none{};  // every kernel returns at once on a handle without a heap
+  for (std::uint32_t t = 0; t <= static_cast<std::uint32_t>(dtype::f64); ++t) {
+    visit_dtype(static_cast<dtype>(t), [&](auto zero) {
+      using T = decltype(zero);
+      if constexpr (sizeof(T) >= 4) atomic_kernel<T><<<1, 1, 0, stream>>>(none, amo_op::fetch, nullptr, T{}, T{}, 0, nullptr, {});
+      reduce_kernel<T><<<1, collective_threads, 0, stream>>>(none, shmem_team_t{}, reduce_op{}, nullptr, nullptr, 0, {});
+    });
+  }
+  data_collective_kernel<<<1, collective_threads, 0, stream>>>(none, {}, 0, {});
+  team_sync_kernel<<<1, collective_threads, 0, stream>>>(none, shmem_team_t{}, {});
+  rma_kernel<<<1, collective_threads, 0, stream>>>(none, {}, {});
+  network_quiet_kernel<<<1, 1, 0, stream>>>(none);
+  check_rt(GIO_RT(GetLastError)(), "warming up gio's kernels");
 }
 
 void enqueue_atomic(const device_handle& h, const atomic_request& a, std::uint64_t* old_bits, stream_t stream) {

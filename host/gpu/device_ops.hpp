@@ -9,6 +9,12 @@
 
 namespace gio::gpu {
 
+// Launches every kernel below (each instantiation) once, doing nothing, on `stream`. With CUDA's
+// lazy loading a kernel's code is loaded at its first launch, and that load can wait for the
+// GPU's running work (docs/transports.md, "Kernel loading"): a host atomic or stream barrier
+// first launched while a user kernel waits for it would wait for that kernel.
+void warm_up_kernels(stream_t stream);
+
 // `old_bits` (device memory) receives the old value's bits.
 void enqueue_atomic(const device_handle& h, const atomic_request& a, std::uint64_t* old_bits, stream_t stream);
 void enqueue_collective(const device_handle& h, const collective_request& c, stream_t stream);

@@ -28,6 +28,7 @@ __global__ void probe_loads_kernel(char* const* bases, int count, std::size_t of
 // decides with acquire loads, so later work sees what the peers did before theirs.
 // Over gda the announcement is an inline RDMA write, after this context's WQEs completed.
 __global__ void barrier_kernel(device_handle h, std::size_t slots_offset, std::uint64_t epoch) {
+  if (!h.heap_base) return;  // warm-up launch (select_device)
   const ctx c = ctx_default(h);
   const source_location here{__FILE__, __LINE__};
   platform::fence_sc_system();
@@ -59,6 +60,16 @@ class gpu_backend final : public backend {
     check_rt(GIO_RT(SetDevice)(ordinal), "selecting the GPU");
     check_rt(GIO_RT(Free)(nullptr), "creating the GPU context");
     ordinal_ = ordinal;
+    check_rt(GIO_RT(StreamCreateWithFlags)(&stream_, GIO_RT(StreamNonBlocking)), "creating gio's stream");
+    // Every gio kernel loaded, and what host atomics need made, before any user kernel runs: a
+    // first launch, cudaMalloc or pageable copy then could wait for a kernel that waits for it.
+    warm_up_kernels(stream_);
+    barrier_kernel<<<1, 1, 0, stream_>>>(device_handle{}, 0, 0);
+    probe_loads_kernel<<<1, 64, 0, stream_>>>(nullptr, 0, 0, nullptr);
+    check_rt(GIO_RT(GetLastError)(), "warming up gio's kernels");
+    check_rt(GIO_RT(StreamSynchronize)(stream_), "warming up gio's kernels");
+    check_rt(host_alloc_mapped(reinterpret_cast<void**>(&old_bits_), sizeof *old_bits_),
+             "allocating a host atomic's result word");
   }
 
   device_info info() override {
@@ -178,12 +189,9 @@ class gpu_backend final : public backend {
   std::uint64_t atomic(const device_handle& handle, const atomic_request& a) override {
     activate();
     const stream_t stream = internal_stream();
-    if (!old_bits_) check_rt(GIO_RT(Malloc)(reinterpret_cast<void**>(&old_bits_), sizeof *old_bits_), "allocating");
     enqueue_atomic(handle, a, old_bits_, stream);
-    std::uint64_t old = 0;
-    check_rt(GIO_RT(MemcpyAsync)(&old, old_bits_, sizeof old, GIO_RT(MemcpyDeviceToHost), stream), "reading an atomic's result");
     check_rt(GIO_RT(StreamSynchronize)(stream), "completing a host atomic");
-    return old;
+    return __atomic_load_n(old_bits_, __ATOMIC_ACQUIRE);  // the kernel wrote it to mapped host memory
   }
 
   void quiet_network(const device_handle& handle, const stream_t* stream) override {
@@ -235,18 +243,15 @@ class gpu_backend final : public backend {
   }
 
   ~gpu_backend() override {
-    if (old_bits_) (void)GIO_RT(Free)(old_bits_);
+    if (old_bits_) (void)GIO_RT(FreeHost)(old_bits_);
     if (stream_) (void)GIO_RT(StreamDestroy)(stream_);
   }
 
  private:
-  // Blocking host atomics and collectives run here: a stream that does not wait for the legacy
-  // default stream, so a user kernel still running there (perhaps waiting for this very
-  // atomic) cannot hold them up.
-  stream_t internal_stream() {
-    if (!stream_) check_rt(GIO_RT(StreamCreateWithFlags)(&stream_, GIO_RT(StreamNonBlocking)), "creating a stream");
-    return stream_;
-  }
+  // Blocking host atomics and collectives run here (created with the device): a stream that does
+  // not wait for the legacy default stream, so a user kernel still running there (perhaps
+  // waiting for this very atomic) cannot hold them up.
+  stream_t internal_stream() const { return stream_; }
 
   // The current GPU is a property of the calling host thread: gio's calls may come from a thread
   // other than the one that ran shmem_init, so every call that touches the GPU selects it first.
@@ -256,7 +261,7 @@ class gpu_backend final : public backend {
 
   int ordinal_ = -1;
   stream_t stream_ = nullptr;
-  std::uint64_t* old_bits_ = nullptr;  // device word receiving a host atomic's old value
+  std::uint64_t* old_bits_ = nullptr;  // mapped host word receiving a host atomic's old value
 };
 
 }  // namespace
