@@ -5,20 +5,21 @@
 # write logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
-#                        [--phase main|shared|gda]
+#                        [--phase main|shared|gda|gda:K|ikn:K]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build),
-#   `gda` the GPU tests over gda and ikn through the software NIC model (same build).
+#   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
+#   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode.
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
-sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1 gda_only=0
+sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1 gda_only=0 gda_label=gda
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-sanitizer) sanitizer=0 ;;
@@ -31,7 +32,8 @@ while [ $# -gt 0 ]; do
         main) sanitizer=0 one_gpu=0 ;;
         shared) main=0 bench=0 ;;
         gda) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 ;;
-        *) echo "gpu-check: --phase main|shared|gda" >&2; exit 2 ;;
+        gda:[0-3]|ikn:[0-3]) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 gda_label="^${1%%:*}_part${1#*:}\$" ;;
+        *) echo "gpu-check: --phase main|shared|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
       esac ;;
     *) echo "gpu-check: unknown option $1" >&2; usage; exit 2 ;;
   esac
@@ -101,7 +103,7 @@ fi
 fi  # main
 if [ "$gda_only" = 1 ]; then
   # Every GPU test over gda and ikn, served by the software NIC model (tests/gpu/CMakeLists.txt).
-  step tests-gda ctest --test-dir "$build" -L gda -V
+  step tests-gda ctest --test-dir "$build" -L "$gda_label" -V
 fi
 if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && [ "$gpus" -gt 1 ]; then
   # Every PE on GPU 0: 2 PEs (and the 4-PE entry: 4) time-slicing one GPU.

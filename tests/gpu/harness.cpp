@@ -68,6 +68,12 @@ int litmus_rounds() {
   return rounds > 0 ? rounds : 2000;
 }
 
+unsigned litmus_workgroups(int coresident) {
+  int cap = 264;
+  if (const char* s = std::getenv("GIO_LITMUS_WGS"); s && std::atoi(s) > 0) cap = std::min(cap, std::atoi(s));
+  return static_cast<unsigned>(std::max(1, std::min(cap, coresident / 2)));
+}
+
 device_buffer::device_buffer(std::size_t bytes) : ptr_(gpu::alloc(bytes)), bytes_(bytes) {}
 device_buffer::~device_buffer() { gpu::dealloc(ptr_); }
 

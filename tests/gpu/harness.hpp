@@ -28,6 +28,12 @@ const run_info& run();
 
 // Rounds of each litmus test: GIO_LITMUS_ROUNDS, default 2000.
 int litmus_rounds();
+// Workgroups of a litmus kernel that can hold `coresident` of them at once: at most 264, never
+// more than half of them (two PEs sharing one GPU must both be resident), and at most
+// GIO_LITMUS_WGS if set. Over the software NIC model every remote operation costs ~20 us, so the
+// gda/ikn runs cap the agents (not the rounds): 67k thread-scope agents x 2000 rounds would take
+// hours there.
+unsigned litmus_workgroups(int coresident);
 
 // Whether two PEs of the run share a GPU (the same answer on every PE: it compares every PE's
 // GPU). PEs that share a GPU without MPS time-slice it, so a kernel that waits for another PE's

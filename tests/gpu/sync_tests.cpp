@@ -295,11 +295,8 @@ __global__ void __launch_bounds__(litmus_threads) message_passing_kernel(gio::de
   violations[gio::platform::wg_id() * litmus_threads + gio::platform::thread_in_wg()] = bad;
 }
 
-// Workgroups of a litmus kernel: up to 264, and never more than half of what the GPU holds at
-// once, so that two PEs sharing one GPU (under MPS or not) can both be resident.
 template <class Kernel> unsigned litmus_wgs(Kernel kernel) {
-  const int resident = gpu::coresident_wgs(kernel, litmus_threads);
-  return static_cast<unsigned>(std::max(1, std::min(264, resident / 2)));
+  return litmus_workgroups(gpu::coresident_wgs(kernel, litmus_threads));
 }
 
 template <class Coop, order Order, acquire Acq> void run_message_passing(const std::string& name) {
