@@ -48,4 +48,12 @@ inline rt_error host_alloc_mapped(void** ptr, std::size_t bytes) {
 #endif
 }
 
+inline rt_error host_free_mapped(void* ptr) {
+#if defined(__HIPCC__)
+  return hipHostFree(ptr);
+#else
+  return cudaFreeHost(ptr);
+#endif
+}
+
 }  // namespace gio::gpu

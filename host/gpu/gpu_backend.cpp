@@ -212,7 +212,7 @@ class gpu_backend final : public backend {
     check_rt(host_alloc_mapped(&p, bytes), "allocating mapped host memory");
     return p;
   }
-  void free_host_mapped(void* p) override { (void)GIO_RT(FreeHost)(p); }
+  void free_host_mapped(void* p) override { (void)host_free_mapped(p); }
 
   void* map_host(void* host, std::size_t bytes, bool io) override {
     activate();
@@ -243,7 +243,7 @@ class gpu_backend final : public backend {
   }
 
   ~gpu_backend() override {
-    if (old_bits_) (void)GIO_RT(FreeHost)(old_bits_);
+    if (old_bits_) (void)host_free_mapped(old_bits_);
     if (stream_) (void)GIO_RT(StreamDestroy)(stream_);
   }
 
