@@ -1,0 +1,142 @@
+// The IKN proxy (host/transports/gda/proxy.cpp) on the CPU: commands written into a ring as the
+// GPU writes them (payload words, then `ready` = index + 1) must become the WQEs build_wqe makes
+// for them, slot by slot, posted strictly in index order, with the doorbell record and the
+// doorbell register written as the direct (gda) mode writes them.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "gio/device/transports/gda/wqe_builder.hpp"
+#include "gio/gda.hpp"
+#include "transports/gda/proxy.hpp"
+
+namespace {
+
+namespace gda = gio::transports::gda;
+namespace mlx5 = gio::templates::mlx5;
+
+constexpr std::uint32_t log_depth = 4;  // 16 slots
+constexpr std::uint32_t depth = 1u << log_depth;
+constexpr std::uint32_t qpn = 0x1234, lkey = 0xabc, rkey = 0xdef;
+
+// One QP's rings as the proxy sees them, prefilled as the host initializer leaves them.
+struct fake_qp {
+  std::array<mlx5::wqe_bb, depth> sq{};
+  alignas(8) std::uint32_t dbrec[2] = {0, 0};
+  std::uint64_t uar = 0;
+  std::vector<gio::gda_command> commands = std::vector<gio::gda_command>(depth);
+  fake_qp() {
+    for (auto& slot : sq) gda::prefill_kind(slot, gio::gda_kind_write, qpn, lkey, rkey);
+  }
+  gda::proxy::queue queue() {
+    return {sq.data(), dbrec, &uar, commands.data(), log_depth, qpn, lkey, rkey};
+  }
+};
+
+// Command i of a mix of every kind, as a kernel would fill it.
+gio::gda_command command(std::uint64_t i) {
+  gio::gda_command c{};
+  c.kind = static_cast<std::uint8_t>(i % (gio::gda_kind_signal_add + 1));
+  c.raddr = 0x7000'0000'0000ull + i * 64;
+  if (c.kind == gio::gda_kind_inline || c.kind == gio::gda_kind_signal_set) {
+    c.len = 1 + static_cast<std::uint32_t>(i % 8);
+    for (unsigned b = 0; b < c.len; ++b) c.data[b] = static_cast<unsigned char>(i * 7 + b);
+  } else {
+    const bool moves_data = c.kind == gio::gda_kind_write || c.kind == gio::gda_kind_read;
+    const bool narrow = c.kind == gio::gda_kind_fa32 || c.kind == gio::gda_kind_cs32 || c.kind == gio::gda_kind_swap32;
+    c.len = moves_data ? 4096 : narrow ? 4 : 8;
+    c.op.laddr = 0x6000'0000'0000ull + i * 8;
+    c.op.operand = i * 3 + 1;
+    c.op.compare = i * 5;
+  }
+  return c;
+}
+
+// Writes command i into its slot the way ring::write/publish do: the payload, then `ready`.
+void publish(fake_qp& qp, std::uint64_t i) {
+  gio::gda_command c = command(i);
+  c.ready = 0;
+  gio::gda_command& slot = qp.commands[i & (depth - 1)];
+  std::memcpy(static_cast<void*>(&slot), &c, offsetof(gio::gda_command, ready));
+  __atomic_store_n(&slot.ready, i + 1, __ATOMIC_RELEASE);
+}
+
+bool wait_posted(const gda::proxy& p, std::uint64_t n) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (p.posted() < n)
+    if (std::chrono::steady_clock::now() > until) return false;
+  return true;
+}
+
+// The WQEs the direct mode would have written for commands [0, n): the expected SQ.
+std::array<mlx5::wqe_bb, depth> expected_sq(std::uint64_t n) {
+  std::array<mlx5::wqe_bb, depth> sq{};
+  std::array<std::uint8_t, depth> kinds{};
+  for (auto& slot : sq) gda::prefill_kind(slot, gio::gda_kind_write, qpn, lkey, rkey);
+  kinds.fill(gio::gda_kind_write);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t s = static_cast<std::uint32_t>(i) & (depth - 1);
+    gda::build_wqe(sq[s], &kinds[s], static_cast<std::uint16_t>(i), command(i), qpn, lkey, rkey);
+  }
+  return sq;
+}
+
+TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
+  fake_qp qp;
+  gda::proxy p({qp.queue()});
+  constexpr std::uint64_t first = 11;  // every kind once, and one more
+  for (std::uint64_t i = 0; i < first; ++i) publish(qp, i);
+  ASSERT_TRUE(wait_posted(p, first)) << "posted " << p.posted() << " of " << first;
+  const auto want = expected_sq(first);
+  for (std::uint32_t s = 0; s < first; ++s)
+    EXPECT_EQ(std::memcmp(&qp.sq[s], &want[s], sizeof(mlx5::wqe_bb)), 0)
+        << "WQE " << s << " (kind " << int(command(s).kind) << ")";
+  EXPECT_EQ(__atomic_load_n(&qp.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(first));
+  EXPECT_EQ(__atomic_load_n(&qp.uar, __ATOMIC_ACQUIRE), gda::doorbell_of(want[first - 1]));
+}
+
+TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
+  fake_qp qp;
+  gda::proxy p({qp.queue()});
+  constexpr std::uint64_t total = 3 * depth + 5;  // slots reused with other kinds
+  for (std::uint64_t i = 0; i < total; ++i) {
+    // The GPU reuses a slot only once the WQE before it in that slot was posted (and completed).
+    if (i >= depth) ASSERT_TRUE(wait_posted(p, i - depth + 1));
+    publish(qp, i);
+  }
+  ASSERT_TRUE(wait_posted(p, total));
+  const auto want = expected_sq(total);
+  for (std::uint32_t s = 0; s < depth; ++s)
+    EXPECT_EQ(std::memcmp(&qp.sq[s], &want[s], sizeof(mlx5::wqe_bb)), 0) << "slot " << s;
+  EXPECT_EQ(__atomic_load_n(&qp.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(total));
+}
+
+TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
+  fake_qp qp;
+  gda::proxy p({qp.queue()});
+  publish(qp, 1);  // index 1 ready, index 0 not yet
+  publish(qp, 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(p.posted(), 0u) << "the proxy posted past a command that was not ready";
+  EXPECT_EQ(__atomic_load_n(&qp.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), 0u);
+  publish(qp, 0);
+  ASSERT_TRUE(wait_posted(p, 3));
+  EXPECT_EQ(__atomic_load_n(&qp.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(3));
+}
+
+TEST(IknProxy, ServesEveryQueue) {
+  fake_qp a, b;
+  gda::proxy p({a.queue(), b.queue()});
+  for (std::uint64_t i = 0; i < 4; ++i) publish(b, i);
+  for (std::uint64_t i = 0; i < 2; ++i) publish(a, i);
+  ASSERT_TRUE(wait_posted(p, 6));
+  EXPECT_EQ(__atomic_load_n(&a.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(2));
+  EXPECT_EQ(__atomic_load_n(&b.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(4));
+}
+
+}  // namespace
