@@ -88,7 +88,7 @@ std::array<mlx5::wqe_bb, depth> expected_sq(std::uint64_t n) {
 
 TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
   fake_qp qp;
-  gda::proxy p({qp.queue()});
+  gda::proxy p({qp.queue()}, false);
   constexpr std::uint64_t first = 11;  // every kind once, and one more
   for (std::uint64_t i = 0; i < first; ++i) publish(qp, i);
   ASSERT_TRUE(wait_posted(p, first)) << "posted " << p.posted() << " of " << first;
@@ -102,7 +102,7 @@ TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
 
 TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
   fake_qp qp;
-  gda::proxy p({qp.queue()});
+  gda::proxy p({qp.queue()}, false);
   constexpr std::uint64_t total = 3 * depth + 5;  // slots reused with other kinds
   for (std::uint64_t i = 0; i < total; ++i) {
     // The GPU reuses a slot only once the WQE before it in that slot was posted (and completed).
@@ -118,7 +118,7 @@ TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
 
 TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
   fake_qp qp;
-  gda::proxy p({qp.queue()});
+  gda::proxy p({qp.queue()}, false);
   publish(qp, 1);  // index 1 ready, index 0 not yet
   publish(qp, 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -131,7 +131,7 @@ TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
 
 TEST(IknProxy, ServesEveryQueue) {
   fake_qp a, b;
-  gda::proxy p({a.queue(), b.queue()});
+  gda::proxy p({a.queue(), b.queue()}, false);
   for (std::uint64_t i = 0; i < 4; ++i) publish(b, i);
   for (std::uint64_t i = 0; i < 2; ++i) publish(a, i);
   ASSERT_TRUE(wait_posted(p, 6));

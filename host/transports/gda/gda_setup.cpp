@@ -208,7 +208,7 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   backend.copy(table_device_, &t, sizeof t);
 
   card_->start();
-  if (mode_ == gda_mode::proxy && !queues.empty()) proxy_ = std::make_unique<proxy>(std::move(queues));
+  if (mode_ == gda_mode::proxy && !queues.empty()) proxy_ = std::make_unique<proxy>(std::move(queues), s.debug == "info");
   boot.barrier();  // every PE's QPs connected and served before any kernel rings
 }
 

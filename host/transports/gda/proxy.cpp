@@ -2,8 +2,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <string>
 #include <utility>
 
 #include "gio/device/transports/gda/wqe_builder.hpp"
@@ -11,7 +9,8 @@
 
 namespace gio::transports::gda {
 
-proxy::proxy(std::vector<queue> queues) : queues_(std::move(queues)), cursors_(queues_.size()) {
+proxy::proxy(std::vector<queue> queues, bool report)
+    : queues_(std::move(queues)), cursors_(queues_.size()), report_(report) {
   for (std::size_t q = 0; q < queues_.size(); ++q)
     cursors_[q].slot_kind.assign(std::size_t{1} << queues_[q].log_sq, gda_kind_write);  // as the host prefilled
   thread_ = std::thread([this] { run(); });
@@ -23,9 +22,7 @@ proxy::~proxy() {
 }
 
 void proxy::run() {
-  // GIO_DEBUG=info: what the proxy sees, every few seconds (a stuck ring shows its next command).
-  const char* debug = std::getenv("GIO_DEBUG");
-  const bool report = debug && std::string(debug) == "info";
+  // What the proxy sees, every few seconds (a stuck ring shows its next command).
   auto last_report = std::chrono::steady_clock::now();
   unsigned idle = 0;
   while (!stop_.load(std::memory_order_relaxed)) {
@@ -34,7 +31,7 @@ void proxy::run() {
     // A busy thread is what IKN costs (a core per GPU); after a long idle spell it yields.
     idle = any ? 0 : idle + 1;
     if (idle > 4096) std::this_thread::yield();
-    if (report && std::chrono::steady_clock::now() - last_report > std::chrono::seconds(3)) {
+    if (report_ && std::chrono::steady_clock::now() - last_report > std::chrono::seconds(3)) {
       last_report = std::chrono::steady_clock::now();
       for (std::size_t q = 0; q < queues_.size(); ++q) {
         const std::uint32_t mask = (1u << queues_[q].log_sq) - 1u;

@@ -25,7 +25,8 @@ class proxy {
     std::uint32_t qpn = 0, lkey = 0, rkey = 0;
   };
 
-  explicit proxy(std::vector<queue> queues);
+  // `report`: GIO_DEBUG=info (config::settings::debug): print each queue's state every 3 s.
+  proxy(std::vector<queue> queues, bool report);
   ~proxy();  // stops the thread
   proxy(const proxy&) = delete;
   proxy& operator=(const proxy&) = delete;
@@ -42,6 +43,7 @@ class proxy {
   };
   std::vector<queue> queues_;
   std::vector<cursor> cursors_;
+  bool report_ = false;
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> posted_{0};
   std::thread thread_;
