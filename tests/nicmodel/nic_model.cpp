@@ -58,6 +58,11 @@ inline constexpr unsigned burst = 16;             // WQEs of one QP before the w
 inline constexpr std::uint64_t slice_ns = 1000000;
 inline constexpr unsigned idle_sleep_ns = 200;
 
+bool debug_requested() {
+  const char* v = std::getenv("GIO_NIC_MODEL_DEBUG");
+  return v != nullptr && *v != '\0' && std::string(v) != "0";
+}
+
 // Pinned host words shared by the engine thread and its kernels.
 struct control {
   std::uint32_t stop;          // nonzero: the running slice returns now
@@ -75,7 +80,9 @@ struct wave_slot {
   std::uint32_t quit;
 };
 
-__global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, control* ctl) {
+// `debug` (GIO_NIC_MODEL_DEBUG): wave 0 publishes its progress in `ctl` for the watchdog; off, the
+// engine's loop makes no stores to host memory of its own.
+__global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, control* ctl, bool debug) {
   const std::uint32_t* stop = &ctl->stop;
   __shared__ wave_slot slots[max_waves];
   const unsigned lane = platform::lane();
@@ -84,6 +91,8 @@ __global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, c
   const unsigned waves = (platform::wg_size() + platform::wave_size - 1) / platform::wave_size;
   wave_slot& slot = slots[wave];
   const std::uint64_t start = platform::timer_ns();
+  const bool reporter = debug && wave == 0 && lane == 0;
+  std::uint32_t heartbeat = reporter ? platform::ld_relaxed_sys_bits(&ctl->heartbeat) : 0u;
   // Every branch below depends only on values lane 0 published in the slot, so the wave stays
   // converged for its barriers.
   for (;;) {
@@ -96,7 +105,7 @@ __global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, c
         platform::wave_barrier();
         if (!have) break;
         busy = true;
-        if (lane == 0 && wave == 0) {
+        if (reporter) {
           platform::st_relaxed_sys_bits(&ctl->work_qp, q + 1u);
           platform::st_relaxed_sys_bits(&ctl->work_act, std::uint32_t{slot.w.act});
           platform::st_relaxed_sys_bits(&ctl->work_len, slot.w.len);
@@ -104,11 +113,11 @@ __global__ void __launch_bounds__(engine_threads) engine_kernel(engine_view v, c
         move<gpu_memory>(slot.w, lane, lanes);  // each lane fences its stores
         platform::wave_barrier();
         if (lane == 0) finish<gpu_memory>(v, q, slot.w);
-        if (lane == 0 && wave == 0) platform::st_relaxed_sys_bits(&ctl->work_qp, 0u);
+        if (reporter) platform::st_relaxed_sys_bits(&ctl->work_qp, 0u);
         platform::wave_barrier();
       }
     }
-    if (lane == 0 && wave == 0) platform::st_relaxed_sys_bits(&ctl->heartbeat, ctl->heartbeat + 1u);
+    if (reporter) platform::st_relaxed_sys_bits(&ctl->heartbeat, ++heartbeat);
     if (lane == 0) {
       const bool quit = platform::ld_relaxed_sys_bits(stop) != 0 || platform::timer_ns() - start >= slice_ns;
       slot.quit = quit ? 1u : 0u;
@@ -296,9 +305,7 @@ class model_nic final : public gda::nic {
     __atomic_store_n(&control_->stop, 0u, __ATOMIC_SEQ_CST);
     quit_.store(false);
     engine_ = std::thread([this] { engine_loop(); });
-    const char* debug = std::getenv("GIO_NIC_MODEL_DEBUG");
-    if (debug != nullptr && *debug != '\0' && std::string(debug) != "0")
-      watchdog_ = std::thread([this] { watch(); });
+    if (debug_) watchdog_ = std::thread([this] { watch(); });
     running_ = true;
   }
 
@@ -388,18 +395,16 @@ class model_nic final : public gda::nic {
       return;
     }
     std::vector<bool> stall_reported(qps_.size(), false);
-    // GIO_NIC_MODEL_DEBUG=1: every 2 s, each QP as the engine sees it (a stuck ring shows whether
+    // GIO_NIC_MODEL_DEBUG: every 2 s, each QP as the engine sees it (a stuck ring shows whether
     // its doorbell record ever moved, and how far the engine and the consumer got).
-    const char* debug = std::getenv("GIO_NIC_MODEL_DEBUG");
-    const bool debugging = debug != nullptr && *debug != '\0' && std::string(debug) != "0";
     auto last_debug = std::chrono::steady_clock::now();
     while (!quit_.load()) {
-      if (debugging && std::chrono::steady_clock::now() - last_debug > std::chrono::seconds(2)) {
+      if (debug_ && std::chrono::steady_clock::now() - last_debug > std::chrono::seconds(2)) {
         last_debug = std::chrono::steady_clock::now();
         debug_report(stream);
       }
       stage_.store(1);
-      engine_kernel<<<1, engine_threads, 0, stream>>>(view_, control_);
+      engine_kernel<<<1, engine_threads, 0, stream>>>(view_, control_, debug_);
       stage_.store(2);
       rt::error_t err = rt::last_error();
       if (!rt::ok(err)) {
@@ -476,7 +481,8 @@ class model_nic final : public gda::nic {
   void* tables_ = nullptr;       // device
   engine_view view_{};
   std::thread engine_;
-  std::thread watchdog_;                    // GIO_NIC_MODEL_DEBUG only
+  const bool debug_ = debug_requested();  // GIO_NIC_MODEL_DEBUG set, not empty or 0
+  std::thread watchdog_;                    // debug_ only
   std::atomic<int> stage_{0};               // the engine thread's: 0 between, 1 launch, 2 sync, 3 report
   std::atomic<unsigned long long> slices_{0};
   std::atomic<bool> quit_{false};
