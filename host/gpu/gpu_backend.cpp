@@ -188,22 +188,18 @@ class gpu_backend final : public backend {
 
   std::uint64_t atomic(const device_handle& handle, const atomic_request& a) override {
     activate();
-    const stream_t stream = internal_stream();
-    enqueue_atomic(handle, a, old_bits_, stream);
-    check_rt(GIO_RT(StreamSynchronize)(stream), "completing a host atomic");
+    enqueue_atomic(handle, a, old_bits_, stream_);
+    check_rt(GIO_RT(StreamSynchronize)(stream_), "completing a host atomic");
     return __atomic_load_n(old_bits_, __ATOMIC_ACQUIRE);  // the kernel wrote it to mapped host memory
   }
 
   void quiet_network(const device_handle& handle, const stream_t* stream) override {
-    activate();
-    enqueue_network_quiet(handle, stream ? *stream : internal_stream());
-    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing the network's operations");
+    on_stream_or_now(stream, "completing the network's operations",
+                     [&](stream_t s) { enqueue_network_quiet(handle, s); });
   }
 
   void rma(const device_handle& handle, const rma_request& r, const stream_t* stream) override {
-    activate();
-    enqueue_rma(handle, r, stream ? *stream : internal_stream());
-    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing a host put/get");
+    on_stream_or_now(stream, "completing a host put/get", [&](stream_t s) { enqueue_rma(handle, r, s); });
   }
 
   void* allocate_host_mapped(std::size_t bytes) override {
@@ -231,15 +227,11 @@ class gpu_backend final : public backend {
   int dmabuf_fd(void*, std::size_t) override { return -1; }
 
   void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) override {
-    activate();
-    enqueue_collective(handle, c, stream ? *stream : internal_stream());
-    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing a host collective");
+    on_stream_or_now(stream, "completing a host collective", [&](stream_t s) { enqueue_collective(handle, c, s); });
   }
 
   void team_sync(const device_handle& handle, shmem_team_t team, const char* call, const stream_t* stream) override {
-    activate();
-    enqueue_team_sync(handle, team, call, stream ? *stream : internal_stream());
-    if (!stream) check_rt(GIO_RT(StreamSynchronize)(internal_stream()), "completing a team sync");
+    on_stream_or_now(stream, "completing a team sync", [&](stream_t s) { enqueue_team_sync(handle, team, call, s); });
   }
 
   ~gpu_backend() override {
@@ -248,10 +240,12 @@ class gpu_backend final : public backend {
   }
 
  private:
-  // Blocking host atomics and collectives run here (created with the device): a stream that does
-  // not wait for the legacy default stream, so a user kernel still running there (perhaps
-  // waiting for this very atomic) cannot hold them up.
-  stream_t internal_stream() const { return stream_; }
+  // The work `enqueue` puts on a stream: on `*stream`, or (null) on gio's stream, waited for.
+  template <class Enqueue> void on_stream_or_now(const stream_t* stream, const char* waiting_for, Enqueue enqueue) {
+    activate();
+    enqueue(stream ? *stream : stream_);
+    if (!stream) check_rt(GIO_RT(StreamSynchronize)(stream_), waiting_for);
+  }
 
   // The current GPU is a property of the calling host thread: gio's calls may come from a thread
   // other than the one that ran shmem_init, so every call that touches the GPU selects it first.
@@ -260,6 +254,9 @@ class gpu_backend final : public backend {
   }
 
   int ordinal_ = -1;
+  // Blocking host atomics and collectives run here (made with the device): a stream that does not
+  // wait for the legacy default stream, so a user kernel still running there (perhaps waiting for
+  // this very atomic) cannot hold them up.
   stream_t stream_ = nullptr;
   std::uint64_t* old_bits_ = nullptr;  // mapped host word receiving a host atomic's old value
 };
