@@ -69,8 +69,9 @@ int litmus_rounds() {
 }
 
 unsigned litmus_workgroups(int coresident) {
-  int cap = 264;
-  if (const char* s = std::getenv("GIO_LITMUS_WGS"); s && std::atoi(s) > 0) cap = std::min(cap, std::atoi(s));
+  const char* s = std::getenv("GIO_LITMUS_WGS");
+  const int asked = s ? std::atoi(s) : 0;
+  const int cap = asked > 0 ? std::min(264, asked) : 264;
   return static_cast<unsigned>(std::max(1, std::min(cap, coresident / 2)));
 }
 
