@@ -217,7 +217,8 @@ inline double since_ns(std::chrono::steady_clock::time_point start) {
 template <class Shim>
 class harness {
  public:
-  harness(const options& opt, csv_writer& out) : opt_(opt), out_(out), me_(Shim::my_pe()), n_pes_(Shim::n_pes()) {
+  harness(const options& opt, csv_writer& out, const char* system)
+      : opt_(opt), out_(out), system_(system), me_(Shim::my_pe()), n_pes_(Shim::n_pes()) {
     if (n_pes_ < 2) throw std::runtime_error("needs at least 2 PEs (mpirun -np 2)");
     peer_ = me_ == 0 ? 1 : 0;
     // PE 0's multiprocessor count names the launch shapes, so every PE agrees on them.
@@ -436,7 +437,7 @@ class harness {
       Shim::barrier_all();
       if (takes_part()) check_received(benchmark, recv_, received, peer_);
     }
-    out_.row(Shim::traits.system, benchmark, scope_name(cfg.group), cfg.bytes, cfg.workgroups, cfg.threads, us, "us");
+    out_.row(system_, benchmark, scope_name(cfg.group), cfg.bytes, cfg.workgroups, cfg.threads, us, "us");
   }
 
   // From the first workgroup's start to the last one's end, after a multi-workgroup launch.
@@ -480,7 +481,7 @@ class harness {
     const char* benchmark = both_directions ? "put_bw_bi" : "put_bw_uni";
     Shim::barrier_all();
     if (both_directions ? takes_part() : me_ == 1) check_received(benchmark, recv_, opt_.bw_bytes, peer_);
-    out_.row(Shim::traits.system, benchmark, "wg", opt_.bw_bytes, workgroups, shape.threads, median(gbps), "GB/s");
+    out_.row(system_, benchmark, "wg", opt_.bw_bytes, workgroups, shape.threads, median(gbps), "GB/s");
   }
 
   // ---- AMOs: PE 0 operates on PE 1's counters; PE 1 checks them ----
@@ -521,7 +522,7 @@ class harness {
 
   void run_amo_latency(amo_kind kind) {
     const double us = median_iteration_us([&](unsigned warmup, unsigned timed) { return amo_latency_ns(kind, warmup, timed); });
-    out_.row(Shim::traits.system, amo_name(kind), "thread", sizeof(std::uint64_t), 1, 1, us, "us");
+    out_.row(system_, amo_name(kind), "thread", sizeof(std::uint64_t), 1, 1, us, "us");
   }
 
   // One launch of the whole grid on PE 0; returns its span in ns (on PE 0).
@@ -562,7 +563,7 @@ class harness {
                                         ", expected " + std::to_string(per_counter));
       }
     }
-    out_.row(Shim::traits.system, benchmark.c_str(), "thread", sizeof(std::uint64_t), workgroups, shape.threads,
+    out_.row(system_, benchmark.c_str(), "thread", sizeof(std::uint64_t), workgroups, shape.threads,
              median(mops), "Mops/s");
   }
 
@@ -584,7 +585,7 @@ class harness {
 
   void run_sync(sync_kind kind, scope s) {
     const double us = median_iteration_us([&](unsigned warmup, unsigned timed) { return sync_ns(kind, s, warmup, timed); });
-    out_.row(Shim::traits.system, kind == sync_kind::barrier_all ? "barrier_all" : "sync_all", scope_name(s), 0, 1,
+    out_.row(system_, kind == sync_kind::barrier_all ? "barrier_all" : "sync_all", scope_name(s), 0, 1,
              group_threads(s), us, "us");
   }
 
@@ -607,7 +608,7 @@ class harness {
     });
     check_bytes(collective_name(kind), recv_, expected.expected);  // every launch makes >= 2 calls
     check_bytes(collective_name(kind), recv_ + stride, expected.expected);
-    out_.row(Shim::traits.system, collective_name(kind), "wg", bytes, 1, opt_.wg_threads, us, "us");
+    out_.row(system_, collective_name(kind), "wg", bytes, 1, opt_.wg_threads, us, "us");
   }
 
   // Inter-K (GIO paper §6.1): the data sits in GPU memory and the host moves it between kernels:
@@ -677,6 +678,7 @@ class harness {
 
   const options& opt_;
   csv_writer& out_;
+  const char* system_;  // the CSV's system column
   int me_;
   int n_pes_;
   int peer_ = 1;
@@ -755,17 +757,18 @@ int run_benchmarks(const options& opt, int world_rank) {
   MPI_Barrier(MPI_COMM_WORLD);
   const std::size_t free_after = gpu::free_memory();
   const double used_mib = free_before > free_after ? double(free_before - free_after) / (1 << 20) : 0.0;
+  const char* system = library.system ? library.system : Shim::traits.system;
 
   if (opt.wants("init")) {
-    report_max(out, Shim::traits.system, "init_time", heap_bytes, init_ms, "ms");
-    report_max(out, Shim::traits.system, "gpu_memory", heap_bytes, used_mib, "MiB");
+    report_max(out, system, "init_time", heap_bytes, init_ms, "ms");
+    report_max(out, system, "gpu_memory", heap_bytes, used_mib, "MiB");
     if (library.reported_seconds >= 0)
-      report_max(out, Shim::traits.system, "init_time_reported", heap_bytes, library.reported_seconds * 1e3, "ms");
+      report_max(out, system, "init_time_reported", heap_bytes, library.reported_seconds * 1e3, "ms");
     if (library.reported_bytes > 0)
-      report_max(out, Shim::traits.system, "gpu_memory_reported", heap_bytes, double(library.reported_bytes) / (1 << 20), "MiB");
+      report_max(out, system, "gpu_memory_reported", heap_bytes, double(library.reported_bytes) / (1 << 20), "MiB");
   }
 
-  harness<Shim>(opt, out).run();
+  harness<Shim>(opt, out, system).run();
   Shim::finalize();
   return 0;
 }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include <mpi.h>
 
@@ -24,7 +25,17 @@ struct gio_shim {
   static library_init_report init(MPI_Comm) {
     gio::shmem_init();
     const gio::runtime_report report = gio::shmem_runtime_report();
-    return {report.gpu, report.init_seconds, report.gpu_memory_used};
+    library_init_report out{report.gpu, report.init_seconds, report.gpu_memory_used};
+    out.system = system_over(report.network);
+    return out;
+  }
+  // "gio" over load/store; over the network path its transport, and "-model" on the software NIC.
+  static const char* system_over(const std::string& network) {
+    if (network.rfind("gda (", 0) != 0) return nullptr;  // not "gda off: ..." nor "gda not needed"
+    const bool ikn = network.find("(ikn") != std::string::npos;
+    const bool model = network.find("software NIC model") != std::string::npos;
+    if (ikn) return model ? "gio-ikn-model" : "gio-ikn";
+    return model ? "gio-gda-model" : "gio-gda";
   }
   static void finalize() { gio::shmem_finalize(); }
   static int my_pe() { return gio::shmem_my_pe(); }

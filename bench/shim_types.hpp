@@ -15,6 +15,10 @@ struct library_init_report {
   int gpu;                     // the GPU the library chose for this PE, -1 if it does not say
   double reported_seconds;     // the library's own init time, < 0 if it does not say
   std::size_t reported_bytes;  // device memory the library says it holds, 0 if it does not say
+  // The CSV's system column when it is not the shim's name: the path the PEs talk over where one
+  // library has several (gio over gda or ikn; "-model": the test-only software NIC, whose figures
+  // are never NIC figures). nullptr = traits.system.
+  const char* system = nullptr;
 };
 
 // identity<T>::type: a parameter of this type takes no part in template argument deduction (the

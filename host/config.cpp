@@ -86,6 +86,11 @@ const binding bindings[] = {
       "where gda's send/completion queues and doorbell records live: GPU memory (GIO) or pinned host memory"},
      0, 0,
      [](settings& s, const parsed_value& v) { s.gda_rings = std::get<std::string>(v); }},
+    {{"GIO_GDA_DOORBELL", kind::choice, "auto", "auto|gpu|cpu",
+      "who rings gda's NIC doorbells: the GPU through the UAR mapped into it (gpu), a CPU thread the GPU hands "
+      "each doorbell to (cpu), or gpu where the platform maps the UAR and cpu where it refuses (auto)"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.gda_doorbell = std::get<std::string>(v); }},
 };
 
 std::string_view trim(std::string_view text) {

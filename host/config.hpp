@@ -41,6 +41,7 @@ struct settings {
   std::size_t gda_sq_depth;      // GIO_GDA_SQ_DEPTH: WQEs per send queue (power of two)
   std::size_t gda_bounce;        // GIO_GDA_BOUNCE: staging buffer per context (bytes)
   std::string gda_rings;         // GIO_GDA_RINGS: gpu | host (where SQ, CQ and doorbell records live)
+  std::string gda_doorbell;      // GIO_GDA_DOORBELL: auto | gpu | cpu (who rings the NIC's doorbell)
 };
 
 // Thrown for a malformed value: what() names the variable, the value and what was expected.

@@ -22,9 +22,10 @@ enum class gda_mode : std::uint32_t {
   proxy = 1,   // IKN: the GPU writes commands to a host ring; a CPU thread builds and posts WQEs
 };
 
-// Device-owned counters of one QP, in GPU memory. WQE index i is handed out by `reserved`,
-// published to the NIC in index order (`posted` = doorbell record value, unwrapped), and
-// retired when a CQE for it (or a later WQE) is consumed (`completed`).
+// Device-owned counters of one QP, in GPU memory, touched only by this GPU's threads (device
+// scope). WQE index i is handed out by `reserved`, marked written in gda_qp::written, rung in
+// index order by whichever thread holds the lowest unrung index (`posted` = doorbell record
+// value, unwrapped), and retired when a CQE for it (or a later WQE) is consumed (`completed`).
 struct alignas(64) gda_qp_state {
   unsigned long long reserved;   // indices handed out (atomic add)
   unsigned long long posted;     // every index below has been rung (advanced in order)
@@ -49,6 +50,7 @@ struct alignas(16) gda_qp {
   std::uint64_t* fetch;                // 2^log_sq words: where fetching WQE i lands its result (registered)
   std::uint32_t* slot_owner;           // 2^log_sq words: generation (i >> log_sq) allowed to use slot i
   std::uint8_t* slot_kind;             // 2^log_sq bytes: which template each slot holds now
+  std::uint32_t* written;              // 2^log_sq words: (index + 1) mod 2^32 once that slot's WQE is written
   gda_command* commands;              // proxy mode: 2^log_sq commands in mapped host memory (else nullptr)
   std::uint32_t qpn;
   std::uint32_t log_sq;

@@ -70,6 +70,7 @@ struct region {
 struct qp_desc {
   const mlx5::wqe_bb* sq;      // 2^log_sq basic blocks
   const std::uint32_t* dbrec;  // [snd_dbr]: be32 producer index (low 16 bits)
+  const std::uint64_t* uar;    // the doorbell register's last value (0: never rung)
   mlx5::cqe64* cq;             // 2^log_cq entries
   const std::uint32_t* cq_dbrec;  // [cq_set_ci]: be32 consumer index (24 bits)
   std::uint32_t log_sq;
@@ -84,6 +85,7 @@ struct qp_state {
   std::uint32_t cq_pi;       // CQEs written (free-running)
   std::uint32_t error;       // syndrome of the error that stopped the QP, 0 while healthy
   std::uint32_t cq_stalled;  // nonzero while a WQE waits for a free CQE
+  std::uint32_t rung;        // low 16 bits of the producer index the last doorbell read allows
 };
 
 struct engine_view {
@@ -372,14 +374,27 @@ GIO_HOST_DEVICE_INLINE work decode(const engine_view& v, const qp_desc& d, std::
   }
 }
 
-// Phase 1 (one thread): the next WQE of QP q, if the doorbell record says there is one and the
-// CQ has room for the CQE it may need. False: nothing to do now (nothing consumed).
+// The producer index (low 16 bits) a doorbell value allows: one past the WQE its ctrl segment's
+// first 8 bytes name; 0 for a register never written (no WQE index 0xffff has been rung then).
+GIO_HOST_DEVICE_INLINE std::uint32_t rung_index(std::uint64_t doorbell) {
+  if (doorbell == 0) return 0;
+  const std::uint32_t opmod_idx_opcode = gio::templates::from_be32(static_cast<std::uint32_t>(doorbell));
+  return ((opmod_idx_opcode >> 8) + 1u) & 0xffffu;
+}
+
+// Phase 1 (one thread): the next WQE of QP q, if the doorbell record says there is one, a
+// doorbell has rung for it, and the CQ has room for the CQE it may need. False: nothing to do now
+// (nothing consumed). As on mlx5, a doorbell record that moved without a doorbell runs nothing.
 template <class Mem>
 GIO_HOST_DEVICE_INLINE bool begin(const engine_view& v, std::uint32_t q, work& w) {
   const qp_desc& d = v.qps[q];
   qp_state& s = v.states[q];
   const std::uint32_t pi = gio::templates::from_be32(Mem::load_acquire(d.dbrec + mlx5::snd_dbr)) & 0xffffu;
   if ((s.sq_ci & 0xffffu) == pi) return false;
+  if ((s.sq_ci & 0xffffu) == s.rung) {  // the register is read only when the last doorbell is used up
+    s.rung = rung_index(Mem::load_acquire(d.uar));
+    if ((s.sq_ci & 0xffffu) == s.rung) return false;
+  }
 
   // The WQE, read after the acquire of the doorbell record that published it.
   const std::uint32_t slot = s.sq_ci & ((1u << d.log_sq) - 1u);

@@ -41,7 +41,7 @@ namespace platform = gio::platform;
 // written by a proxy thread, the heaps are written by peer GPUs: no stale L1 lines).
 struct gpu_memory {
   template <class T> GIO_DEVICE static T load(const T* p) { return platform::ld_relaxed_sys_bits(p); }
-  GIO_DEVICE static std::uint32_t load_acquire(const std::uint32_t* p) { return platform::ld_acquire_sys_bits(p); }
+  template <class T> GIO_DEVICE static T load_acquire(const T* p) { return platform::ld_acquire_sys_bits(p); }
   template <class T> GIO_DEVICE static void store(T* p, T v) { platform::st_relaxed_sys_bits(p, v); }
   template <class T> GIO_DEVICE static T fetch_add(T* p, T v) {
     return platform::atomic_rmw_sys_bits<platform::rmw::add>(p, v);
@@ -58,8 +58,9 @@ inline constexpr unsigned burst = 16;             // WQEs of one QP before the w
 inline constexpr std::uint64_t slice_ns = 1000000;
 inline constexpr unsigned idle_sleep_ns = 200;
 
-bool debug_requested() {
-  const char* v = std::getenv("GIO_NIC_MODEL_DEBUG");
+// A test switch: set, not empty and not 0.
+bool flag_set(const char* name) {
+  const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' && std::string(v) != "0";
 }
 
@@ -176,7 +177,10 @@ class model_nic final : public gda::nic {
       rt::set_device(device_);
     } catch (...) {
     }
-    for (auto& q : qps_) (q.host ? rt::host_free : rt::device_free)(q.memory);
+    for (auto& q : qps_) {
+      (q.host ? rt::host_free : rt::device_free)(q.memory);
+      rt::host_free(q.doorbell);
+    }
     for (void* p : imports_) rt::ipc_close(p);
     if (tables_ != nullptr) rt::device_free(tables_);
     if (control_ != nullptr) rt::host_free(control_);
@@ -231,11 +235,13 @@ class model_nic final : public gda::nic {
            std::to_string(log_cq) + " (at most " + std::to_string(max_log_cq) + ")");
     if (where != gda::placement::gpu && where != gda::placement::host) fail("create_qp: unknown placement");
     rt::set_device(device_);
-    // One allocation: SQ | CQ | QP doorbell record | CQ doorbell record | UAR word, each 64-byte aligned.
+    // One allocation: SQ | CQ | QP doorbell record | CQ doorbell record, each 64-byte aligned. The
+    // doorbell register is a word of pinned host memory, as a real one is on the PCIe bus: the
+    // GPU's doorbell store crosses PCIe, and a CPU can ring it (CPU-assisted doorbells).
     const std::size_t sq_bytes = std::size_t{mlx5::send_wqe_bb} << log_sq;
     const std::size_t cq_bytes = sizeof(mlx5::cqe64) << log_cq;
     const std::size_t dbrec_off = sq_bytes + cq_bytes;
-    const std::size_t total = dbrec_off + 3 * 64;
+    const std::size_t total = dbrec_off + 2 * 64;
     // Every CQE invalid, owner 0, as rdma-core initialises a CQ (op_own = MLX5_CQE_INVALID << 4).
     std::vector<unsigned char> cq_image(cq_bytes, 0);
     for (std::size_t i = 0; i < (std::size_t{1} << log_cq); ++i)
@@ -252,16 +258,25 @@ class model_nic final : public gda::nic {
       (host ? rt::host_free : rt::device_free)(memory);
       throw;
     }
+    auto* doorbell = static_cast<std::uint64_t*>(rt::host_alloc(64));
+    *doorbell = 0;  // never rung
     qp_record rec{};
     rec.memory = memory;
     rec.host = host;
+    rec.doorbell = doorbell;
     rec.rings.sq = memory;
     rec.rings.log_sq = log_sq;
     rec.rings.dbrec = reinterpret_cast<std::uint32_t*>(memory + dbrec_off);
     rec.rings.cq = memory + sq_bytes;
     rec.rings.log_cq = log_cq;
     rec.rings.cq_dbrec = reinterpret_cast<std::uint32_t*>(memory + dbrec_off + 64);
-    rec.rings.uar = reinterpret_cast<std::uint64_t*>(memory + dbrec_off + 128);
+    rec.rings.uar_host = doorbell;
+    if (refuse_uar_) {
+      rec.rings.doorbell_refused =
+          "GIO_NIC_MODEL_REFUSE_UAR is set: the model acts as a platform that will not map the doorbell into the GPU";
+    } else {
+      rec.rings.uar = doorbell;  // mapped pinned memory: the same address on the GPU
+    }
     rec.rings.id = static_cast<std::uint32_t>(qps_.size());
     rec.rings.qpn = first_qpn + rec.rings.id;
     qps_.push_back(rec);
@@ -322,6 +337,7 @@ class model_nic final : public gda::nic {
   struct qp_record {
     gda::qp_rings rings;
     void* memory;
+    std::uint64_t* doorbell;  // the register (pinned host), whether or not the GPU was given it
     bool host;
     int peer_pe = -1;
     std::uint32_t peer_qpn = 0;
@@ -358,6 +374,7 @@ class model_nic final : public gda::nic {
       const qp_record& r = qps_[i];
       descs[i].sq = static_cast<const mlx5::wqe_bb*>(r.rings.sq);
       descs[i].dbrec = r.rings.dbrec;
+      descs[i].uar = r.doorbell;
       descs[i].cq = static_cast<mlx5::cqe64*>(r.rings.cq);
       descs[i].cq_dbrec = r.rings.cq_dbrec;
       descs[i].log_sq = r.rings.log_sq;
@@ -458,10 +475,11 @@ class model_nic final : public gda::nic {
         rt::to_host_on(&sq_rec, r.rings.dbrec + mlx5::snd_dbr, sizeof sq_rec, stream);
         rt::to_host_on(&cq_rec, r.rings.cq_dbrec + mlx5::cq_set_ci, sizeof cq_rec, stream);
         std::fprintf(stderr,
-                     "gio nic model: PE %d: QP %s (%s rings, peer PE %d): doorbell record %u, WQEs taken %u, "
-                     "CQEs written %u, CQ consumer index %u, error 0x%x%s\n",
+                     "gio nic model: PE %d: QP %s (%s rings, peer PE %d): doorbell record %u, doorbell allows %u, "
+                     "WQEs taken %u, CQEs written %u, CQ consumer index %u, error 0x%x%s\n",
                      boot_.my_pe, hex(r.rings.qpn).c_str(), r.host ? "host" : "GPU", r.peer_pe,
-                     gio::templates::from_be32(sq_rec) & 0xffffu, states[i].sq_ci, states[i].cq_pi,
+                     gio::templates::from_be32(sq_rec) & 0xffffu,
+                     rung_index(__atomic_load_n(r.doorbell, __ATOMIC_ACQUIRE)), states[i].sq_ci, states[i].cq_pi,
                      gio::templates::from_be32(cq_rec) & 0xffffffu, states[i].error,
                      states[i].cq_stalled ? ", waiting for CQ space" : "");
       }
@@ -481,7 +499,10 @@ class model_nic final : public gda::nic {
   void* tables_ = nullptr;       // device
   engine_view view_{};
   std::thread engine_;
-  const bool debug_ = debug_requested();  // GIO_NIC_MODEL_DEBUG set, not empty or 0
+  const bool debug_ = flag_set("GIO_NIC_MODEL_DEBUG");  // GIO_NIC_MODEL_DEBUG set, not empty or 0
+  // GIO_NIC_MODEL_REFUSE_UAR: no QP's doorbell is given to the GPU (a platform that refuses to map
+  // MMIO into it), so GIO_GDA_DOORBELL=auto must fall back to CPU-assisted doorbells.
+  const bool refuse_uar_ = flag_set("GIO_NIC_MODEL_REFUSE_UAR");
   std::thread watchdog_;                    // debug_ only
   std::atomic<int> stage_{0};               // the engine thread's: 0 between, 1 launch, 2 sync, 3 report
   std::atomic<unsigned long long> slices_{0};

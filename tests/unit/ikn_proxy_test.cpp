@@ -1,7 +1,8 @@
 // The IKN proxy (host/transports/gda/proxy.cpp) on the CPU: commands written into a ring as the
 // GPU writes them (payload words, then `ready` = index + 1) must become the WQEs build_wqe makes
 // for them, slot by slot, posted strictly in index order, with the doorbell record and the
-// doorbell register written as the direct (gda) mode writes them.
+// doorbell register written as the direct (gda) mode writes them. And the same thread's
+// CPU-assisted doorbells: every new value the GPU leaves in a mailbox reaches that QP's UAR.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -88,7 +89,7 @@ std::array<mlx5::wqe_bb, depth> expected_sq(std::uint64_t n) {
 
 TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, false);
+  gda::proxy p({qp.queue()}, {}, false);
   constexpr std::uint64_t first = 11;  // every kind once, and one more
   for (std::uint64_t i = 0; i < first; ++i) publish(qp, i);
   ASSERT_TRUE(wait_posted(p, first)) << "posted " << p.posted() << " of " << first;
@@ -102,7 +103,7 @@ TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
 
 TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, false);
+  gda::proxy p({qp.queue()}, {}, false);
   constexpr std::uint64_t total = 3 * depth + 5;  // slots reused with other kinds
   for (std::uint64_t i = 0; i < total; ++i) {
     // The GPU reuses a slot only once the WQE before it in that slot was posted (and completed).
@@ -118,7 +119,7 @@ TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
 
 TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, false);
+  gda::proxy p({qp.queue()}, {}, false);
   publish(qp, 1);  // index 1 ready, index 0 not yet
   publish(qp, 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -131,12 +132,41 @@ TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
 
 TEST(IknProxy, ServesEveryQueue) {
   fake_qp a, b;
-  gda::proxy p({a.queue(), b.queue()}, false);
+  gda::proxy p({a.queue(), b.queue()}, {}, false);
   for (std::uint64_t i = 0; i < 4; ++i) publish(b, i);
   for (std::uint64_t i = 0; i < 2; ++i) publish(a, i);
   ASSERT_TRUE(wait_posted(p, 6));
   EXPECT_EQ(__atomic_load_n(&a.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(2));
   EXPECT_EQ(__atomic_load_n(&b.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(4));
+}
+
+bool wait_relayed(const gda::proxy& p, std::uint64_t n) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (p.relayed() < n)
+    if (std::chrono::steady_clock::now() > until) return false;
+  return true;
+}
+
+TEST(DoorbellRelay, RingsEachNewDoorbellOfEveryMailboxOnItsOwnUar) {
+  alignas(64) std::uint64_t mailbox[2][8] = {};
+  alignas(64) std::uint64_t uar[2][8] = {};
+  gda::proxy p({}, {{mailbox[0], uar[0], 0x100}, {mailbox[1], uar[1], 0x101}}, false);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(p.relayed(), 0u) << "a mailbox still at 0 holds no doorbell";
+  const auto sq = expected_sq(3);  // real doorbell values: the ctrl segments' first 8 bytes
+  __atomic_store_n(&mailbox[1][0], gda::doorbell_of(sq[0]), __ATOMIC_RELEASE);
+  ASSERT_TRUE(wait_relayed(p, 1));
+  EXPECT_EQ(__atomic_load_n(&uar[1][0], __ATOMIC_ACQUIRE), gda::doorbell_of(sq[0]));
+  EXPECT_EQ(__atomic_load_n(&uar[0][0], __ATOMIC_ACQUIRE), 0u) << "rung on the other QP's UAR";
+  __atomic_store_n(&mailbox[0][0], gda::doorbell_of(sq[1]), __ATOMIC_RELEASE);
+  ASSERT_TRUE(wait_relayed(p, 2));
+  EXPECT_EQ(__atomic_load_n(&uar[0][0], __ATOMIC_ACQUIRE), gda::doorbell_of(sq[1]));
+  // A later doorbell of the first QP replaces its first one.
+  __atomic_store_n(&mailbox[1][0], gda::doorbell_of(sq[2]), __ATOMIC_RELEASE);
+  ASSERT_TRUE(wait_relayed(p, 3));
+  EXPECT_EQ(__atomic_load_n(&uar[1][0], __ATOMIC_ACQUIRE), gda::doorbell_of(sq[2]));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(p.relayed(), 3u) << "an unchanged mailbox was rung again";
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ using gio::templates::to_be32;
 // engine.hpp's memory policy on the CPU.
 struct cpu_memory {
   template <class T> static T load(const T* p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
-  static std::uint32_t load_acquire(const std::uint32_t* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+  template <class T> static T load_acquire(const T* p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
   template <class T> static void store(T* p, T v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
   template <class T> static T fetch_add(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
   template <class T> static T cas(T* p, T expected, T desired) {
@@ -87,6 +87,7 @@ struct test_qp {
   std::vector<m::wqe_bb> sq;
   std::vector<m::cqe64> cq;
   std::uint32_t dbrec[2] = {0, 0};
+  std::uint64_t uar = 0;  // the doorbell register
   std::uint32_t cq_dbrec = 0;
   std::uint32_t qpn;
   std::uint32_t log_sq, log_cq;
@@ -103,7 +104,12 @@ struct test_qp {
   }
   m::wqe_bb& next_slot() { return sq[m::slot_of(pi, log_sq)]; }
   std::uint16_t next_index() const { return static_cast<std::uint16_t>(pi); }
-  void ring() { dbrec[m::snd_dbr] = m::sq_dbrec_be(pi); }
+  // The doorbell record, then the doorbell naming the last WQE (as the device's publish does).
+  void ring() {
+    dbrec[m::snd_dbr] = m::sq_dbrec_be(pi);
+    ring_doorbell_only(pi);
+  }
+  void ring_doorbell_only(std::uint32_t up_to) { uar = m::uar_doorbell(sq[m::slot_of(up_to - 1, log_sq)].ctrl); }
   m::wqe_static statics(bool signaled = true, std::uint32_t lkey = local_key, std::uint32_t rkey = peer_key) const {
     return m::wqe_static{qpn, lkey, rkey, signaled ? m::ctrl_flags::cq_update : std::uint8_t{0}};
   }
@@ -143,8 +149,8 @@ class NicModelEngine : public ::testing::Test {
   nm::engine_view view() {
     descs_.clear();
     for (auto& q : qps_) {
-      descs_.push_back(nm::qp_desc{q->sq.data(), q->dbrec, q->cq.data(), &q->cq_dbrec, q->log_sq, q->log_cq, q->qpn,
-                                   q->peer});
+      descs_.push_back(nm::qp_desc{q->sq.data(), q->dbrec, &q->uar, q->cq.data(), &q->cq_dbrec, q->log_sq, q->log_cq,
+                                   q->qpn, q->peer});
     }
     nm::engine_view v{};
     v.qps = descs_.data();
@@ -346,8 +352,49 @@ TEST_F(NicModelEngine, NothingRunsBeforeTheDoorbellRecordSaysSo) {
   EXPECT_EQ(run(), 0u);
   expect_untouched(remote_);
   q.dbrec[m::snd_dbr] = m::sq_dbrec_be(1);
+  EXPECT_EQ(run(), 0u) << "ran on the record alone, without a doorbell";
+  expect_untouched(remote_);
+  q.ring_doorbell_only(1);
   EXPECT_EQ(run(), 1u);
   EXPECT_EQ(run(), 0u);
+}
+
+// A doorbell allows the WQEs up to the one it names, however far the record is: the GPU's
+// publish and the CPU-assisted relay (GIO_GDA_DOORBELL=cpu) must ring with the last one.
+TEST_F(NicModelEngine, RunsUpToTheWqeTheDoorbellNames) {
+  test_qp& q = add_qp(0x123);
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    write<std::uint64_t>(local_, 8 * i, 0x1000 + i);
+    m::wqe_bb& slot = q.next_slot();
+    m::rdma_write::prefill(slot, q.statics());
+    m::rdma_write::patch(slot, q.next_index(), laddr(8 * i), raddr(8 * i), 8);
+    ++q.pi;
+  }
+  q.dbrec[m::snd_dbr] = m::sq_dbrec_be(3);
+  EXPECT_EQ(run(), 0u) << "no doorbell yet";
+  q.ring_doorbell_only(2);  // names WQE 1
+  EXPECT_EQ(run(), 2u);
+  EXPECT_EQ(read<std::uint64_t>(remote_, 8), 0x1001u);
+  EXPECT_EQ(remote_.bytes[16], sentinel) << "WQE 2 ran before its doorbell";
+  q.ring_doorbell_only(3);
+  EXPECT_EQ(run(), 1u);
+  EXPECT_EQ(read<std::uint64_t>(remote_, 16), 0x1002u);
+  // Around the 16-bit wrap of WQE indices: a QP whose engine state stands at 0xfffe.
+  test_qp& w = add_qp(0x124);
+  states_.back().sq_ci = 0xfffe;
+  states_.back().rung = 0xfffe;  // its last doorbell allowed up to there
+  w.pi = 0xfffe;
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    m::wqe_bb& slot = w.next_slot();
+    m::rdma_write::prefill(slot, w.statics(false));
+    m::rdma_write::patch(slot, w.next_index(), laddr(0), raddr(64 + 8 * i), 8);
+    ++w.pi;
+  }
+  w.dbrec[m::snd_dbr] = m::sq_dbrec_be(w.pi);
+  w.ring_doorbell_only(0xffff);  // names WQE 0xfffe
+  EXPECT_EQ(run(), 1u);
+  w.ring_doorbell_only(0x10001);  // names WQE 0 (the third)
+  EXPECT_EQ(run(), 2u);
 }
 
 TEST_F(NicModelEngine, SecondRegionAndLoopback) {

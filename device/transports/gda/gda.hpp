@@ -8,9 +8,14 @@
 //  - reserve: indices come from an atomic add on `reserved`; index i may use its SQ slot once
 //    i - depth has completed, and its fetch word once the previous owner of the slot let go of it
 //    (`slot_owner` = generation i >> log_sq), so a fetched value is never overwritten unread.
-//  - publish: WQEs are published to the NIC in index order (`posted`), each after a system-scope
-//    release fence that orders its WQE bytes before the doorbell record, and the record before the
-//    doorbell store.
+//  - publish: the writer of index i fences its WQE bytes at system scope and marks the slot
+//    written (`written` = i + 1). The thread whose range holds `posted`, the lowest unrung index,
+//    rings for every consecutively marked index from there: one doorbell record update, a
+//    system-scope fence, one doorbell, then `posted` advances past them with a system-scope
+//    release (so successive doorbells reach the NIC in order). Threads posting to one QP at once
+//    share a doorbell instead of queueing for one each.
+//  - scopes: the counters and slot words are shared only by this GPU's threads (device scope);
+//    what the NIC reads or writes (WQEs, records, doorbell, CQEs) is accessed at system scope.
 //  - complete: whoever waits polls the CQ under a try-lock; a CQE for WQE i completes every index
 //    up to i (RC executes and completes a QP's WQEs in order). An error CQE is reported with the
 //    PE, the peer, the QP and the syndrome, and traps: it never turns into a hang.
@@ -42,7 +47,8 @@ inline constexpr std::size_t inline_bytes = mlx5::inline_write::max_len;
 namespace ring {
 
 GIO_DEVICE std::uint64_t* word(unsigned long long* p) { return reinterpret_cast<std::uint64_t*>(p); }
-GIO_DEVICE std::uint64_t load(unsigned long long* p) { return platform::ld_acquire_sys_bits(word(p)); }
+GIO_DEVICE std::uint64_t load(unsigned long long* p) { return platform::ld_acquire_gpu_bits(word(p)); }
+GIO_DEVICE std::uint32_t mark(std::uint64_t index) { return static_cast<std::uint32_t>(index) + 1u; }
 
 // Prints what a stuck or failed QP looks like, then traps.
 __device__ __noinline__ inline void report(const ctx& c, const gda_qp& q, const char* call, source_location loc,
@@ -67,7 +73,8 @@ __device__ __noinline__ inline void report_error_cqe(const ctx& c, const gda_qp&
 // Consumes every CQE the NIC has written, if no other thread is doing so.
 GIO_DEVICE_OUTLINE inline void poll_cq(const ctx& c, const gda_qp& q) {
   gda_qp_state& s = *q.state;
-  if (platform::atomic_cas_sys_bits(&s.poll_lock, 0u, 1u) != 0u) return;
+  if (platform::atomic_cas_gpu_bits(&s.poll_lock, 0u, 1u) != 0u) return;
+  platform::fence_acq_rel_device();  // with the CAS, acquires what the previous poller released
   std::uint64_t ci = load(&s.cq_ci);
   std::uint64_t done = load(&s.completed);
   const std::uint64_t before = ci;
@@ -90,11 +97,11 @@ GIO_DEVICE_OUTLINE inline void poll_cq(const ctx& c, const gda_qp& q) {
     ++ci;
   }
   if (ci != before) {
-    platform::st_relaxed_sys_bits(word(&s.cq_ci), ci);
+    platform::st_release_gpu_bits(word(&s.cq_ci), ci);
     platform::st_relaxed_sys_bits(&q.cq_dbrec[mlx5::cq_set_ci], mlx5::cq_dbrec_be(static_cast<std::uint32_t>(ci)));
-    platform::st_release_sys_bits(word(&s.completed), done);
+    platform::st_release_gpu_bits(word(&s.completed), done);  // after the CQEs' acquire: the NIC's writes are seen
   }
-  platform::st_release_sys_bits(&s.poll_lock, 0u);
+  platform::st_release_gpu_bits(&s.poll_lock, 0u);
 }
 
 // Until every index below `target` has completed.
@@ -116,12 +123,12 @@ GIO_DEVICE std::uint32_t generation(const gda_qp& q, std::uint64_t index) {
 
 // `n` consecutive indices whose slots (and fetch words) are free.
 GIO_DEVICE_OUTLINE inline std::uint64_t reserve(const ctx& c, const gda_qp& q, unsigned n, const char* call, source_location loc) {
-  const std::uint64_t first = platform::atomic_rmw_sys_bits<platform::rmw::add>(word(&q.state->reserved), std::uint64_t{n});
+  const std::uint64_t first = platform::atomic_add_gpu_bits(word(&q.state->reserved), std::uint64_t{n});
   const std::uint64_t depth = std::uint64_t{1} << q.log_sq;
   if (first + n > depth) wait_completed(c, q, first + n - depth, call, loc);
   for (std::uint64_t i = first; i < first + n; ++i) {
     detail::wait_budget budget(c);
-    while (platform::ld_acquire_sys_bits(&q.slot_owner[slot_of(q, i)]) != generation(q, i))
+    while (platform::ld_acquire_gpu_bits(&q.slot_owner[slot_of(q, i)]) != generation(q, i))
       if (budget.overdue()) report(c, q, call, loc, "a fetch result was never collected", i);
   }
   return first;
@@ -129,7 +136,7 @@ GIO_DEVICE_OUTLINE inline std::uint64_t reserve(const ctx& c, const gda_qp& q, u
 
 // Lets the next generation use index i's fetch word.
 GIO_DEVICE void release(const gda_qp& q, std::uint64_t index) {
-  platform::st_release_sys_bits(&q.slot_owner[slot_of(q, index)], generation(q, index) + 1u);
+  platform::st_release_gpu_bits(&q.slot_owner[slot_of(q, index)], generation(q, index) + 1u);
 }
 
 GIO_DEVICE bool is_atomic(std::uint8_t kind) {
@@ -146,30 +153,49 @@ GIO_DEVICE_OUTLINE inline void write(const gda_qp& q, gda_mode mode, std::uint64
     auto* to = reinterpret_cast<std::uint64_t*>(q.commands + s);
     const auto* from = reinterpret_cast<const std::uint64_t*>(&cmd);
     for (unsigned w = 0; w < offsetof(gda_command, ready) / sizeof(std::uint64_t); ++w) to[w] = from[w];
-    return;  // `ready` is published in order by publish()
+    return;  // `ready` is set by publish(), after a fence
   }
   build_wqe(q.sq[s], &q.slot_kind[s], static_cast<std::uint16_t>(i), cmd, q.qpn, q.lkey, q.rkey);
 }
 
-// Hands indices [first, first + n), already written, to the NIC (or the proxy) in index order.
+// Rings for every consecutively marked index from `from` (the lowest unrung one): their marks are
+// acquired, so their WQEs, fenced by their writers, are visible before the record.
+GIO_DEVICE_OUTLINE inline void ring_marked(const gda_qp& q, gda_mode mode, std::uint64_t from, std::uint64_t end) {
+  std::uint64_t to = end;
+  const std::uint64_t limit = from + (std::uint64_t{1} << q.log_sq);
+  while (to < limit && platform::ld_acquire_gpu_bits(&q.written[slot_of(q, to)]) == mark(to)) ++to;
+  if (mode == gda_mode::direct) {
+    platform::st_relaxed_sys_bits(&q.dbrec[mlx5::snd_dbr], mlx5::sq_dbrec_be(static_cast<std::uint32_t>(to)));
+    platform::fence_acq_rel_system();  // the record before the doorbell: the NIC fetches up to the record
+    platform::st_relaxed_sys_bits(q.uar, doorbell_of(q.sq[slot_of(q, to - 1)]));
+  }
+  platform::st_release_sys_bits(word(&q.state->posted), to);  // system scope: this doorbell reaches the NIC first
+}
+
+// Hands indices [first, first + n), already written, to the NIC (or the proxy); on return they
+// are rung (the proxy's ready words set), by this thread or by one that rang for it.
 GIO_DEVICE_OUTLINE inline void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
                         const char* call, source_location loc) {
-  gda_qp_state& s = *q.state;
-  platform::fence_acq_rel_system();  // the WQE (command) bytes before the doorbell record (ready word)
-  detail::wait_budget budget(c);
-  while (load(&s.posted) != first)
-    if (budget.overdue()) report(c, q, call, loc, "an earlier WQE was never published", first);
   const std::uint64_t end = first + n;
-  if (mode == gda_mode::proxy) {
-    for (std::uint64_t i = first; i < end; ++i)
+  platform::fence_acq_rel_system();  // the WQE (command) bytes before the marks, hence before the record
+  for (std::uint64_t i = first; i < end; ++i) {
+    if (mode == gda_mode::proxy)  // the proxy scans ready words in index order by itself
       platform::st_relaxed_sys_bits(reinterpret_cast<std::uint64_t*>(&q.commands[slot_of(q, i)].ready), i + 1);
-  } else {
-    platform::st_relaxed_sys_bits(&q.dbrec[mlx5::snd_dbr], mlx5::sq_dbrec_be(static_cast<std::uint32_t>(end)));
-    platform::fence_acq_rel_system();  // the record before the doorbell: the NIC fetches up to the record
-    const mlx5::wqe_bb& last = q.sq[slot_of(q, end - 1)];
-    platform::st_relaxed_sys_bits(q.uar, doorbell_of(last));
+    platform::st_relaxed_gpu_bits(&q.written[slot_of(q, i)], mark(i));
   }
-  platform::st_release_sys_bits(word(&s.posted), end);
+  // Until another thread rang past this range, or the lowest unrung index is in it and this thread
+  // rings. The ringing stays inside the loop: lanes of one wavefront that spin here while another
+  // lane rings must not wait for it at a reconvergence point (no independent thread scheduling on AMD).
+  detail::wait_budget budget(c);
+  for (;;) {
+    const std::uint64_t from = load(&q.state->posted);
+    if (from >= end) return;
+    if (from >= first) {
+      ring_marked(q, mode, from, end);
+      return;
+    }
+    if (budget.overdue()) report(c, q, call, loc, "an earlier WQE was never published", first);
+  }
 }
 
 }  // namespace ring
@@ -242,12 +268,12 @@ GIO_DEVICE char* bounce_of(const ctx& c) {
 GIO_DEVICE_OUTLINE inline void lock_bounce(const ctx& c) {
   const gda_table& t = table(c);
   unsigned int* lock = &t.contexts_state[context_of(t)].bounce_lock;
-  while (platform::atomic_cas_sys_bits(lock, 0u, 1u) != 0u) platform::sleep_ns(64);
-  platform::fence_acq_rel_system();
+  while (platform::atomic_cas_gpu_bits(lock, 0u, 1u) != 0u) platform::sleep_ns(64);
+  platform::fence_acq_rel_device();
 }
 GIO_DEVICE void unlock_bounce(const ctx& c) {
   const gda_table& t = table(c);
-  platform::st_release_sys_bits(&t.contexts_state[context_of(t)].bounce_lock, 0u);
+  platform::st_release_gpu_bits(&t.contexts_state[context_of(t)].bounce_lock, 0u);
 }
 
 // put to `pe` (`dest` symmetric). The group's leader posts; with `wait` the put has completed

@@ -137,15 +137,35 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
         card_->connect(rings_[static_cast<std::size_t>(k) * slots + slot_of[pe]], pe,
                        all[(static_cast<std::size_t>(pe) * n + me) * contexts_ + k]);
 
-  // Device-owned counters and slot state, zeroed: every slot starts as an RDMA-write template.
+  // Who rings: the GPU through the mapped UAR, or a CPU thread relaying from a mailbox.
   const std::size_t qps = rings_.size();
+  doorbells_ = mode_ == gda_mode::proxy ? "rung by the IKN proxy" : "rung by the GPU (UAR mapped into it)";
+  bool relay_doorbells = mode_ == gda_mode::direct && s.gda_doorbell == "cpu";
+  if (relay_doorbells) doorbells_ = "CPU-assisted (GIO_GDA_DOORBELL=cpu)";
+  for (const qp_rings& r : rings_) {
+    if (mode_ != gda_mode::direct || r.uar != nullptr || relay_doorbells) continue;
+    if (s.gda_doorbell == "gpu")
+      throw std::runtime_error("GIO_GDA_DOORBELL=gpu, but the doorbell of QP " + std::to_string(r.qpn) +
+                               " cannot be mapped into the GPU: " + r.doorbell_refused +
+                               " (GIO_GDA_DOORBELL=auto lets a CPU thread ring instead)");
+    relay_doorbells = true;
+    doorbells_ = "CPU-assisted: the platform refused to map the UAR into the GPU (" + r.doorbell_refused + ")";
+  }
+  if (relay_doorbells && qps) {
+    mailboxes_ = static_cast<std::uint64_t*>(backend.allocate_host_mapped(mailbox_stride * qps));
+    std::memset(static_cast<void*>(mailboxes_), 0, mailbox_stride * qps);
+  }
+
+  // Device-owned counters and slot state, zeroed: every slot starts as an RDMA-write template.
   states_ = static_cast<gda_qp_state*>(backend.allocate_table(sizeof(gda_qp_state) * (qps ? qps : 1)));
   slot_owner_ = static_cast<std::uint32_t*>(backend.allocate_table(sizeof(std::uint32_t) * depth * (qps ? qps : 1)));
   slot_kind_ = static_cast<std::uint8_t*>(backend.allocate_table(depth * (qps ? qps : 1)));
+  written_ = static_cast<std::uint32_t*>(backend.allocate_table(sizeof(std::uint32_t) * depth * (qps ? qps : 1)));
   context_states_ = static_cast<gda_context_state*>(backend.allocate_table(sizeof(gda_context_state) * contexts_));
   backend.fill(states_, 0, sizeof(gda_qp_state) * (qps ? qps : 1));
   backend.fill(slot_owner_, 0, sizeof(std::uint32_t) * depth * (qps ? qps : 1));
   backend.fill(slot_kind_, gda_kind_write, depth * (qps ? qps : 1));
+  backend.fill(written_, 0, sizeof(std::uint32_t) * depth * (qps ? qps : 1));  // no index's mark is 0 before 2^32 - 1
   backend.fill(context_states_, 0, sizeof(gda_context_state) * contexts_);
   if (mode_ == gda_mode::proxy && qps) {
     commands_ = static_cast<gda_command*>(backend.allocate_host_mapped(sizeof(gda_command) * depth * qps));
@@ -156,6 +176,7 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   std::vector<gda_qp> table(qps);
   std::vector<templates::mlx5::wqe_bb> image(depth);
   std::vector<proxy::queue> queues;
+  std::vector<proxy::relay> relays;
   char* fetch_base = heap + area_offset + area.fetch_offset;
   for (std::size_t q = 0; q < qps; ++q) {
     const qp_rings& r = rings_[q];
@@ -168,12 +189,17 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
     d.sq = static_cast<templates::mlx5::wqe_bb*>(r.sq);
     d.dbrec = r.dbrec;
     d.uar = r.uar;
+    if (mailboxes_) {
+      d.uar = mailboxes_ + q * (mailbox_stride / sizeof(std::uint64_t));
+      relays.push_back({d.uar, r.uar_host ? r.uar_host : r.uar, r.qpn});
+    }
     d.cq = static_cast<const templates::mlx5::cqe64*>(r.cq);
     d.cq_dbrec = r.cq_dbrec;
     d.state = states_ + q;
     d.fetch = reinterpret_cast<std::uint64_t*>(fetch_base) + (static_cast<std::size_t>(k) * n + peer) * depth;
     d.slot_owner = slot_owner_ + q * depth;
     d.slot_kind = slot_kind_ + q * depth;
+    d.written = written_ + q * depth;
     d.commands = commands_ ? commands_ + q * depth : nullptr;
     d.qpn = r.qpn;
     d.log_sq = r.log_sq;
@@ -208,7 +234,8 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   backend.copy(table_device_, &t, sizeof t);
 
   card_->start();
-  if (mode_ == gda_mode::proxy && !queues.empty()) proxy_ = std::make_unique<proxy>(std::move(queues), s.debug == "info");
+  if (!queues.empty() || !relays.empty())
+    proxy_ = std::make_unique<proxy>(std::move(queues), std::move(relays), s.debug == "info");
   boot.barrier();  // every PE's QPs connected and served before any kernel rings
 }
 
@@ -222,15 +249,18 @@ void transport::close(gpu::backend& backend) noexcept {
   }
   for (void* p : {static_cast<void*>(table_device_), static_cast<void*>(qps_device_), static_cast<void*>(peers_device_),
                   static_cast<void*>(states_), static_cast<void*>(slot_owner_), static_cast<void*>(slot_kind_),
-                  static_cast<void*>(context_states_)})
+                  static_cast<void*>(written_), static_cast<void*>(context_states_)})
     if (p) backend.free_table(p);
   if (commands_) backend.free_host_mapped(commands_);
+  if (mailboxes_) backend.free_host_mapped(mailboxes_);
+  mailboxes_ = nullptr;
   table_device_ = nullptr;
   qps_device_ = nullptr;
   peers_device_ = nullptr;
   states_ = nullptr;
   slot_owner_ = nullptr;
   slot_kind_ = nullptr;
+  written_ = nullptr;
   context_states_ = nullptr;
   commands_ = nullptr;
   rings_.clear();

@@ -62,6 +62,7 @@ class transport {
   bool is_model() const { return card_ && card_->is_model(); }
   gda_mode mode() const { return mode_; }
   int contexts() const { return contexts_; }
+  const std::string& doorbells() const { return doorbells_; }  // who rings the NIC, for gio-info
 
  private:
   std::unique_ptr<nic> card_;
@@ -77,9 +78,14 @@ class transport {
   gda_peer* peers_device_ = nullptr;
   gda_qp_state* states_ = nullptr;
   std::uint32_t* slot_owner_ = nullptr;
+  std::uint32_t* written_ = nullptr;
   std::uint8_t* slot_kind_ = nullptr;
   gda_context_state* context_states_ = nullptr;
   gda_command* commands_ = nullptr;
+  // CPU-assisted doorbells: one mailbox per QP in mapped host memory, a cache line apart.
+  static constexpr std::size_t mailbox_stride = 64;
+  std::uint64_t* mailboxes_ = nullptr;
+  std::string doorbells_;
 };
 
 }  // namespace gio::transports::gda

@@ -824,7 +824,12 @@ class mlx5_nic final : public nic {
     q.rings.sq = map(q, dv_qp.sq.buf, static_cast<std::size_t>(sq_depth) * wqebb, false);
     q.rings.log_sq = log_sq;
     q.rings.dbrec = static_cast<std::uint32_t*>(map(q, dv_qp.dbrec, 2 * sizeof(std::uint32_t), false));
-    q.rings.uar = static_cast<std::uint64_t*>(map(q, dv_qp.bf.reg, sizeof(std::uint64_t), true));
+    try {  // where the platform will not map MMIO into the GPU, the CPU rings (GIO_GDA_DOORBELL=auto)
+      q.rings.uar = static_cast<std::uint64_t*>(map(q, dv_qp.bf.reg, sizeof(std::uint64_t), true));
+    } catch (const std::exception& e) {
+      q.rings.uar = nullptr;
+      q.rings.doorbell_refused = e.what();
+    }
     q.rings.sq_host = dv_qp.sq.buf;
     q.rings.dbrec_host = dv_qp.dbrec;
     q.rings.uar_host = static_cast<std::uint64_t*>(dv_qp.bf.reg);

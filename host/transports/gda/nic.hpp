@@ -30,7 +30,10 @@ struct qp_rings {
   void* sq = nullptr;                // 2^log_sq 64-byte basic blocks
   std::uint32_t log_sq = 0;
   std::uint32_t* dbrec = nullptr;    // [0] receive, [1] send (big-endian producer index)
-  std::uint64_t* uar = nullptr;      // doorbell register: one 8-byte store of the ctrl segment's first 8 bytes
+  // Doorbell register (one 8-byte store of the ctrl segment's first 8 bytes) as the GPU addresses
+  // it; nullptr where the platform refused to map it into the GPU (`doorbell_refused` says why):
+  // then only the CPU can ring, through uar_host (GIO_GDA_DOORBELL, CPU-assisted doorbells).
+  std::uint64_t* uar = nullptr;
   void* cq = nullptr;                // 2^log_cq 64-byte CQEs, initialised op_own 0xF0 (invalid, owner 0)
   std::uint32_t log_cq = 0;
   std::uint32_t* cq_dbrec = nullptr; // [0] consumer index (big-endian)
@@ -40,7 +43,8 @@ struct qp_rings {
   // IKN proxy writes them), where they differ from the GPU's above; nullptr = the same address.
   void* sq_host = nullptr;
   std::uint32_t* dbrec_host = nullptr;
-  std::uint64_t* uar_host = nullptr;
+  std::uint64_t* uar_host = nullptr;  // always set where `uar` is nullptr
+  std::string doorbell_refused;       // why `uar` is nullptr, else empty
 };
 
 // What a peer needs to connect its QP to ours (QPN, LID/GID, ...): fixed size for the exchange.

@@ -104,6 +104,39 @@ GIO_DEVICE void st_release_sys_bits(std::uint64_t* p, std::uint64_t v) {
   asm volatile("st.release.sys.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
+// Strong device-scope (.gpu) accesses on 4- and 8-byte words, for state that only this GPU's
+// threads share (the gda rings' counters): a .sys access would pay for coherence with peers and
+// the host that nobody there needs.
+GIO_DEVICE std::uint32_t ld_acquire_gpu_bits(const std::uint32_t* p) {
+  std::uint32_t v;
+  asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+GIO_DEVICE std::uint64_t ld_acquire_gpu_bits(const std::uint64_t* p) {
+  std::uint64_t v;
+  asm volatile("ld.acquire.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+GIO_DEVICE void st_relaxed_gpu_bits(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.relaxed.gpu.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GIO_DEVICE void st_release_gpu_bits(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.release.gpu.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+GIO_DEVICE void st_release_gpu_bits(std::uint64_t* p, std::uint64_t v) {
+  asm volatile("st.release.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+GIO_DEVICE std::uint64_t atomic_add_gpu_bits(std::uint64_t* p, std::uint64_t v) {
+  std::uint64_t old;
+  asm volatile("atom.relaxed.gpu.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  return old;
+}
+GIO_DEVICE std::uint32_t atomic_cas_gpu_bits(std::uint32_t* p, std::uint32_t expected, std::uint32_t desired) {
+  std::uint32_t old;
+  asm volatile("atom.relaxed.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  return old;
+}
+
 // Atomic read-modify-writes at system scope on 4- and 8-byte words, relaxed: gio's atomics order
 // nothing by themselves (OpenSHMEM), shmem_fence/quiet do. Return the old value.
 template <rmw Op> GIO_DEVICE std::uint32_t atomic_rmw_sys_bits(std::uint32_t* p, std::uint32_t v) {

@@ -58,6 +58,25 @@ template <class U> GIO_DEVICE void st_release_sys_bits(U* p, U v) {
   __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_SYSTEM);
 }
 
+// Strong device-scope ("agent") accesses, for state only this GPU's threads share (see cuda.hpp).
+template <class U> GIO_DEVICE U ld_acquire_gpu_bits(const U* p) {
+  return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class U> GIO_DEVICE void st_relaxed_gpu_bits(U* p, U v) {
+  __hip_atomic_store(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class U> GIO_DEVICE void st_release_gpu_bits(U* p, U v) {
+  __hip_atomic_store(p, v, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class U> GIO_DEVICE U atomic_add_gpu_bits(U* p, U v) {
+  return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <class U> GIO_DEVICE U atomic_cas_gpu_bits(U* p, U expected, U desired) {
+  __hip_atomic_compare_exchange_strong(p, &expected, desired, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                       __HIP_MEMORY_SCOPE_AGENT);
+  return expected;
+}
+
 // Atomic read-modify-writes at system scope on 4- and 8-byte words, relaxed (see cuda.hpp).
 template <rmw Op, class U> GIO_DEVICE U atomic_rmw_sys_bits(U* p, U v) {
   if constexpr (Op == rmw::add) return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
