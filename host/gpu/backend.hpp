@@ -96,8 +96,9 @@ class backend {
   // made addressable by this GPU; returns the GPU's address for `host`.
   virtual void* map_host(void* host, std::size_t bytes, bool io) = 0;
   virtual void unmap_host(void* host) = 0;
-  // A dma-buf file descriptor for GPU memory [base, base + bytes), or -1 where this build has none.
-  virtual int dmabuf_fd(void* base, std::size_t bytes) = 0;
+  // A dma-buf file descriptor for GPU memory [base, base + bytes) (host-page aligned), or -1 with
+  // `why` where this build, driver or platform has none.
+  virtual int dmabuf_fd(void* base, std::size_t bytes, std::string* why) = 0;
 
   virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;  // synchronous, any memory
   virtual void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) = 0;

@@ -48,6 +48,42 @@ inline rt_error host_alloc_mapped(void** ptr, std::size_t bytes) {
 #endif
 }
 
+// A dma-buf file descriptor for device memory [base, base + bytes) (both host-page aligned), for
+// the NIC to register without a peer-memory kernel module; -1 with `why` where there is none. CUDA:
+// the driver's cuMemGetHandleForAddressRange, reached through the runtime's entry-point query so
+// that libgio does not link libcuda. This HIP has no export (its hipMemGetHandleForAddressRange
+// came later), so the NIC falls back to peer memory there.
+inline int export_dmabuf(void* base, std::size_t bytes, std::string* why) {
+#if defined(__HIPCC__)
+  (void)base;
+  (void)bytes;
+  *why = "this HIP runtime has no dma-buf export";
+  return -1;
+#else
+  // The driver's signature, without cuda.h: CUresult (void*, CUdeviceptr, size_t, CUmemRangeHandleType, flags).
+  using get_handle_fn = int (*)(void* handle, unsigned long long dptr, std::size_t size, int type,
+                                unsigned long long flags);
+  constexpr int handle_type_dma_buf_fd = 1;  // CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD
+  void* entry = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  const rt_error looked = cudaGetDriverEntryPointByVersion("cuMemGetHandleForAddressRange", &entry, 11070,
+                                                           cudaEnableDefault, &found);
+  if (looked != cudaSuccess || found != cudaDriverEntryPointSuccess || entry == nullptr) {
+    *why = "the driver has no cuMemGetHandleForAddressRange (CUDA 11.7+)";
+    return -1;
+  }
+  int fd = -1;
+  const int status = reinterpret_cast<get_handle_fn>(entry)(&fd, reinterpret_cast<unsigned long long>(base), bytes,
+                                                             handle_type_dma_buf_fd, 0);
+  if (status != 0 || fd < 0) {
+    *why = "cuMemGetHandleForAddressRange(DMA_BUF_FD) returned CUresult " + std::to_string(status) +
+           (status == 801 ? " (not supported: needs the open kernel module and dma-buf support in the kernel)" : "");
+    return -1;
+  }
+  return fd;
+#endif
+}
+
 inline rt_error host_free_mapped(void* ptr) {
 #if defined(__HIPCC__)
   return hipHostFree(ptr);

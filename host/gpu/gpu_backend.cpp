@@ -224,7 +224,7 @@ class gpu_backend final : public backend {
 
   // Registration through dma-buf needs the driver API's handle export; this build registers GPU
   // memory through peer memory instead (docs/transports.md, "Registration").
-  int dmabuf_fd(void*, std::size_t) override { return -1; }
+  int dmabuf_fd(void* base, std::size_t bytes, std::string* why) override { return export_dmabuf(base, bytes, why); }
 
   void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) override {
     on_stream_or_now(stream, "completing a host collective", [&](stream_t s) { enqueue_collective(handle, c, s); });

@@ -149,7 +149,10 @@ class shm_backend final : public backend {
   void free_host_mapped(void*) override {}
   void* map_host(void*, std::size_t, bool) override { throw no_gda(); }
   void unmap_host(void*) override {}
-  int dmabuf_fd(void*, std::size_t) override { return -1; }
+  int dmabuf_fd(void*, std::size_t, std::string* why) override {
+    *why = "no GPU in this build";
+    return -1;
+  }
   void rma(const device_handle&, const rma_request&, const stream_t*) override { throw no_gda(); }
   void quiet_network(const device_handle&, const stream_t*) override {}
 

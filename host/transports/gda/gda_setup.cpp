@@ -104,7 +104,7 @@ bool transport::open(const config::settings& s, const bootstrap& boot, gpu::back
     select.exclude = s.gda_nic_exclude;
     gpu_hooks hooks;
     gpu::backend* gpu = &backend;
-    hooks.dmabuf_fd = [gpu](void* base, std::size_t bytes) { return gpu->dmabuf_fd(base, bytes); };
+    hooks.dmabuf_fd = [gpu](void* base, std::size_t bytes, std::string* why) { return gpu->dmabuf_fd(base, bytes, why); };
     hooks.map_host = [gpu](void* host, std::size_t bytes, bool io) { return gpu->map_host(host, bytes, io); };
     hooks.unmap_host = [gpu](void* host) { gpu->unmap_host(host); };
     card_ = open_mlx5(coll, select, hooks, why);

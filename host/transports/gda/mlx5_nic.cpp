@@ -533,7 +533,9 @@ class mlx5_nic final : public nic {
                               std::to_string(bytes) + ")";
     std::string dmabuf_note;
     ibv_mr* mr = nullptr;
-    const int fd = gpu_.dmabuf_fd ? gpu_.dmabuf_fd(base, bytes) : -1;
+    std::string no_dmabuf = "no dma-buf hook";
+    const int fd = gpu_.dmabuf_fd ? gpu_.dmabuf_fd(base, bytes, &no_dmabuf) : -1;
+    if (fd < 0) dmabuf_note = "no dma-buf (" + no_dmabuf + "); ";
     if (fd >= 0) {
       // The fd covers exactly [base, base + bytes): offset 0 in it, and the NIC address (iova)
       // is the GPU virtual address, as for peer memory. The MR holds its own reference to the

@@ -87,9 +87,9 @@ inline constexpr const char* model_open_symbol = "gio_nic_model_open";
 
 // What the mlx5 NIC needs from the GPU runtime (the library's backend provides it).
 struct gpu_hooks {
-  // A dma-buf file descriptor for GPU memory [base, base + bytes), or -1 where the platform has
-  // none (then registration falls back to peer memory: ibv_reg_mr on the GPU address).
-  std::function<int(void* base, std::size_t bytes)> dmabuf_fd;
+  // A dma-buf file descriptor for GPU memory [base, base + bytes), or -1 with `why` where the
+  // platform has none (then registration falls back to peer memory: ibv_reg_mr on the GPU address).
+  std::function<int(void* base, std::size_t bytes, std::string* why)> dmabuf_fd;
   // Maps host memory (rings rdma-core allocated; `io`: the UAR page, MMIO) into the GPU's
   // address space; returns the GPU's address for `host`, or throws.
   std::function<void*(void* host, std::size_t bytes, bool io)> map_host;
