@@ -11,11 +11,14 @@ namespace gio::transports::gda {
 
 namespace {
 
-// The doorbell store, after a full fence: whatever the NIC will read because of it (WQEs, the
-// doorbell record) is written first (rdma-core's order for mlx5).
+// The doorbell store between two full fences: whatever the NIC will read because of it (WQEs,
+// the doorbell record) is written first (rdma-core's order for mlx5), and the store leaves the
+// CPU's write-combining buffer at once (the UAR page may be mapped write-combining, where a lone
+// store can wait in the buffer; rdma-core flushes after its doorbell too).
 void ring_doorbell(volatile std::uint64_t* uar, std::uint64_t value) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   *uar = value;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 }  // namespace
