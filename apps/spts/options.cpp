@@ -108,7 +108,9 @@ apps::option_parser make_parser(options* o) {
           "        a time, 1 to 64 lanes per row (any row length)\n"
           "slots   every lane holds 4 rows of its own and refills a slot as soon as its row\n"
           "        is solved (rows of at most 16 entries: road networks, circuits)\n"
-          "auto    slots when every row has at most 16 strictly lower entries, else rounds",
+          "auto    rounds with 1-row tickets when a level has fewer rows on average than one\n"
+          "        slots ticket (long chains); else slots when every row has at most 16\n"
+          "        strictly lower entries; else rounds",
           [&](const std::string& v) {
             if (v == "auto")
               opt.kernel = kernel_choice::automatic;
@@ -174,6 +176,17 @@ apps::option_parser make_parser(options* o) {
 }
 
 }  // namespace
+
+kernel_plan plan_kernel(const options& opt, double rows_per_level, std::int64_t longest_row_below_diagonal,
+                        std::int32_t slots_max_row, std::int32_t slots_ticket) {
+  const bool chains = rows_per_level < static_cast<double>(slots_ticket);
+  kernel_choice kernel = opt.kernel;
+  if (kernel == kernel_choice::automatic)
+    kernel = !chains && longest_row_below_diagonal <= slots_max_row ? kernel_choice::slots : kernel_choice::rounds;
+  std::int32_t ticket = opt.rows_per_ticket;
+  if (ticket == 0 && opt.kernel == kernel_choice::automatic && chains) ticket = 1;
+  return {kernel, ticket};
+}
 
 const char* name(kernel_choice k) {
   switch (k) {

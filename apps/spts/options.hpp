@@ -12,8 +12,8 @@
 
 namespace spts {
 
-// Which solve kernel runs (docs/spts.md, "The kernel"): `automatic` takes the slots kernel when
-// no row has more than gpu::slots_max_row strictly lower entries, else the rounds kernel.
+// Which solve kernel runs (docs/spts.md, "The kernel"); `automatic` is resolved per matrix by
+// plan_kernel below.
 enum class kernel_choice { automatic, rounds, slots };
 const char* name(kernel_choice k);
 
@@ -49,6 +49,20 @@ struct options {
 // Parses argv. Returns std::nullopt when --help was given (the caller prints spts_help()).
 // Throws apps::usage_error naming the option and the problem.
 std::optional<options> parse_options(int argc, const char* const* argv);
+
+// The kernel and ticket a run uses (rows_per_ticket 0: the kernel's default), from --kernel and
+// --rows-per-ticket where given, else from the matrix (docs/spts.md, "Which kernel"):
+//  - fewer rows per level on average than one slots ticket (`slots_ticket`): chains of few rows,
+//    where a wide ticket holds rows that wait on each other: rounds, 1-row tickets (asic_320ks:
+//    14 rows per level, 160 ms with slots, 40 ms with this, cuSPARSE 33 ms);
+//  - else every row with at most `slots_max_row` strictly lower entries: slots;
+//  - else rounds (32-row tickets).
+struct kernel_plan {
+  kernel_choice kernel;  // rounds or slots
+  std::int32_t rows_per_ticket;
+};
+kernel_plan plan_kernel(const options& opt, double rows_per_level, std::int64_t longest_row_below_diagonal,
+                        std::int32_t slots_max_row, std::int32_t slots_ticket);
 std::string spts_help();
 
 }  // namespace spts

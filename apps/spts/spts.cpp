@@ -241,14 +241,6 @@ void launch_solve(const gpu::solve_args& args, int workgroups, gio::device_handl
   }
 }
 
-// The slots kernel takes rows of at most gpu::slots_max_row entries (options.hpp, kernel_choice).
-bool use_slots(kernel_choice choice, const pe_share& share) {
-  if (choice != kernel_choice::automatic) return choice == kernel_choice::slots;
-  for (std::int32_t local = 0; local < share.rows(); ++local)
-    if (share.row_ptr[local + 1] - share.row_ptr[local] > gpu::slots_max_row) return false;
-  return true;
-}
-
 std::vector<double> reciprocals(const std::vector<double>& values) {
   std::vector<double> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) out[i] = 1.0 / values[i];
@@ -277,7 +269,7 @@ class syncfree_solver {
         consumers_(Mode == push_mode::none ? std::vector<std::uint64_t>{} : share.consumers),
         ticket_(1),
         stall_(1),
-        slots_(use_slots(opt.kernel, share)) {
+        slots_(opt.kernel == kernel_choice::slots) {  // resolved by plan_kernel in main
     const std::int32_t rows_per_ticket =
         opt.rows_per_ticket > 0 ? opt.rows_per_ticket : slots_ ? gpu::slots_rows_per_ticket : 32;
     args_ = gpu::solve_args{row_ptr_.get(),
@@ -722,6 +714,14 @@ int run(int argc, char** argv, MPI_Comm comm) {
     }
   }
   apps::agree(comm, cause, apps::exit_usage);
+
+  // --kernel auto and an unset ticket, resolved from PE 0's statistics so that every PE agrees.
+  double shape[2] = {stats.parallelism, static_cast<double>(stats.max_row_nnz - 1)};
+  MPI_Bcast(shape, 2, MPI_DOUBLE, 0, comm);
+  const kernel_plan plan = plan_kernel(opt, shape[0], static_cast<std::int64_t>(shape[1]), gpu::slots_max_row,
+                                       gpu::slots_rows_per_ticket);
+  parsed->kernel = plan.kernel;
+  parsed->rows_per_ticket = plan.rows_per_ticket;
 
   std::unique_ptr<apps::csv_appender> csv;
   if (pe == 0 && !opt.csv_path.empty()) {

@@ -33,6 +33,33 @@ TEST(Options, KernelChoice) {
   EXPECT_EQ(parse({"--gen", "road_usa", "--backoff", "0"})->backoff_ns, 0);
 }
 
+// --kernel auto per matrix shape (the figures of docs/results.md, issue 4): the five classes'
+// rows per level and longest row below the diagonal, with NVIDIA's slots limits (16, 512).
+TEST(Options, AutoKernelFollowsTheMatrixShape) {
+  const options automatic = *parse({"--gen", "road_usa"});
+  const auto plan = [&](const options& o, double rows_per_level, std::int64_t longest) {
+    return plan_kernel(o, rows_per_level, longest, 16, 512);
+  };
+  const kernel_plan road = plan(automatic, 67000, 8);
+  EXPECT_EQ(road.kernel, kernel_choice::slots);
+  EXPECT_EQ(road.rows_per_ticket, 0);
+  const kernel_plan asic = plan(automatic, 14.1, 15);  // chains: latency-bound
+  EXPECT_EQ(asic.kernel, kernel_choice::rounds);
+  EXPECT_EQ(asic.rows_per_ticket, 1);
+  const kernel_plan wiki = plan(automatic, 265000, 1700);  // long rows
+  EXPECT_EQ(wiki.kernel, kernel_choice::rounds);
+  EXPECT_EQ(wiki.rows_per_ticket, 0);
+  EXPECT_EQ(plan(automatic, 511, 3).kernel, kernel_choice::rounds);
+  EXPECT_EQ(plan(automatic, 512, 3).kernel, kernel_choice::slots);
+  EXPECT_EQ(plan(automatic, 512, 17).kernel, kernel_choice::rounds);
+  // What the user names is kept.
+  const kernel_plan forced = plan(*parse({"--gen", "road_usa", "--kernel", "slots"}), 14.1, 15);
+  EXPECT_EQ(forced.kernel, kernel_choice::slots);
+  EXPECT_EQ(forced.rows_per_ticket, 0);
+  EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--rows-per-ticket", "8"}), 14.1, 15).rows_per_ticket, 8);
+  EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--kernel", "rounds"}), 14.1, 15).rows_per_ticket, 0);
+}
+
 TEST(Options, EveryOptionIsApplied) {
   // clang-format off
   const options o = *parse({"--matrix", "dir/L.mtx", "--tril", "--seed", "7", "--variant", "gio,cpu,gio",
