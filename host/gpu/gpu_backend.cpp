@@ -222,8 +222,7 @@ class gpu_backend final : public backend {
   }
   void unmap_host(void* host) override { (void)GIO_RT(HostUnregister)(host); }
 
-  // Registration through dma-buf needs the driver API's handle export; this build registers GPU
-  // memory through peer memory instead (docs/transports.md, "Registration").
+  // docs/transports.md, "Registration": the NIC registers the heap through this, else peer memory.
   int dmabuf_fd(void* base, std::size_t bytes, std::string* why) override { return export_dmabuf(base, bytes, why); }
 
   void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) override {

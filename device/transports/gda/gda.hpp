@@ -97,7 +97,7 @@ GIO_DEVICE_OUTLINE inline void poll_cq(const ctx& c, const gda_qp& q) {
     ++ci;
   }
   if (ci != before) {
-    platform::st_release_gpu_bits(word(&s.cq_ci), ci);
+    platform::st_relaxed_gpu_bits(word(&s.cq_ci), ci);  // read under the lock (whose release orders it) or for a report
     platform::st_relaxed_sys_bits(&q.cq_dbrec[mlx5::cq_set_ci], mlx5::cq_dbrec_be(static_cast<std::uint32_t>(ci)));
     platform::st_release_gpu_bits(word(&s.completed), done);  // after the CQEs' acquire: the NIC's writes are seen
   }
@@ -164,11 +164,13 @@ GIO_DEVICE_OUTLINE inline void ring_marked(const gda_qp& q, gda_mode mode, std::
   std::uint64_t to = end;
   const std::uint64_t limit = from + (std::uint64_t{1} << q.log_sq);
   while (to < limit && platform::ld_acquire_gpu_bits(&q.written[slot_of(q, to)]) == mark(to)) ++to;
-  if (mode == gda_mode::direct) {
-    platform::st_relaxed_sys_bits(&q.dbrec[mlx5::snd_dbr], mlx5::sq_dbrec_be(static_cast<std::uint32_t>(to)));
-    platform::fence_acq_rel_system();  // the record before the doorbell: the NIC fetches up to the record
-    platform::st_relaxed_sys_bits(q.uar, doorbell_of(q.sq[slot_of(q, to - 1)]));
+  if (mode == gda_mode::proxy) {  // the proxy reads the ready words, not `posted`: device scope suffices
+    platform::st_release_gpu_bits(word(&q.state->posted), to);
+    return;
   }
+  platform::st_relaxed_sys_bits(&q.dbrec[mlx5::snd_dbr], mlx5::sq_dbrec_be(static_cast<std::uint32_t>(to)));
+  platform::fence_acq_rel_system();  // the record before the doorbell: the NIC fetches up to the record
+  platform::st_relaxed_sys_bits(q.uar, doorbell_of(q.sq[slot_of(q, to - 1)]));
   platform::st_release_sys_bits(word(&q.state->posted), to);  // system scope: this doorbell reaches the NIC first
 }
 

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <sched.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -157,16 +158,18 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   // Who rings: the GPU through the mapped UAR, or a CPU thread relaying from a mailbox.
   const std::size_t qps = rings_.size();
   doorbells_ = mode_ == gda_mode::proxy ? "rung by the IKN proxy" : "rung by the GPU (UAR mapped into it)";
-  bool relay_doorbells = mode_ == gda_mode::direct && s.gda_doorbell == "cpu";
-  if (relay_doorbells) doorbells_ = "CPU-assisted (GIO_GDA_DOORBELL=cpu)";
-  for (const qp_rings& r : rings_) {
-    if (mode_ != gda_mode::direct || r.uar != nullptr || relay_doorbells) continue;
+  const auto refused = std::find_if(rings_.begin(), rings_.end(), [](const qp_rings& r) { return !r.uar; });
+  bool relay_doorbells = false;
+  if (mode_ == gda_mode::direct && s.gda_doorbell == "cpu") {
+    relay_doorbells = true;
+    doorbells_ = "CPU-assisted (GIO_GDA_DOORBELL=cpu)";
+  } else if (mode_ == gda_mode::direct && refused != rings_.end()) {
     if (s.gda_doorbell == "gpu")
-      throw std::runtime_error("GIO_GDA_DOORBELL=gpu, but the doorbell of QP " + std::to_string(r.qpn) +
-                               " cannot be mapped into the GPU: " + r.doorbell_refused +
+      throw std::runtime_error("GIO_GDA_DOORBELL=gpu, but the doorbell of QP " + std::to_string(refused->qpn) +
+                               " cannot be mapped into the GPU: " + refused->doorbell_refused +
                                " (GIO_GDA_DOORBELL=auto lets a CPU thread ring instead)");
     relay_doorbells = true;
-    doorbells_ = "CPU-assisted: the platform refused to map the UAR into the GPU (" + r.doorbell_refused + ")";
+    doorbells_ = "CPU-assisted: the platform refused to map the UAR into the GPU (" + refused->doorbell_refused + ")";
   }
   if (relay_doorbells && qps) {
     mailboxes_ = static_cast<std::uint64_t*>(backend.allocate_host_mapped(mailbox_stride * qps));

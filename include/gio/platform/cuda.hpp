@@ -120,6 +120,9 @@ GIO_DEVICE std::uint64_t ld_acquire_gpu_bits(const std::uint64_t* p) {
 GIO_DEVICE void st_relaxed_gpu_bits(std::uint32_t* p, std::uint32_t v) {
   asm volatile("st.relaxed.gpu.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
+GIO_DEVICE void st_relaxed_gpu_bits(std::uint64_t* p, std::uint64_t v) {
+  asm volatile("st.relaxed.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 GIO_DEVICE void st_release_gpu_bits(std::uint32_t* p, std::uint32_t v) {
   asm volatile("st.release.gpu.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
