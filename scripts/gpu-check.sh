@@ -128,10 +128,11 @@ if [ "$bench" = 1 ]; then
       step bench-nvshmem-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
         "$build/bench/gio-bench-nvshmem" --bench signal,amo,amo_rate,barrier,coll --csv "$out/nvshmem-sync.csv"
     fi
-    # What initiating a network operation costs the GPU thread, gda vs ikn (software NIC model).
+    # What initiating a network operation costs the GPU thread, gda vs ikn (software NIC model);
+    # --bind-to none: bound to one core, the proxy and the model starve (docs/transports.md).
     for mode in gda ikn; do
       step bench-gda-probe-$mode env GIO_TRANSPORT=$mode GIO_GDA_NIC_MODEL="$model" timeout 120 \
-        "$(command -v mpirun)" --oversubscribe -np 2 "$build/bench/gio-bench-gda-probe"
+        "$(command -v mpirun)" --oversubscribe --bind-to none -np 2 "$build/bench/gio-bench-gda-probe"
     done
     # What the ordering instructions behind them cost on this machine (docs/memory-model.md).
     step bench-order-probe timeout 120 "$(command -v mpirun)" --oversubscribe -np 2 "$build/bench/gio-bench-order-probe"
