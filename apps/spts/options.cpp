@@ -140,7 +140,8 @@ apps::option_parser make_parser(options* o) {
           });
   p.value("--workgroups", "N",
           "workgroups of the solve kernel (default: as many as fit on the GPU at once,\n"
-          "divided among the PEs that share it)",
+          "divided among the PEs that share it; for chains of few rows per level, where\n"
+          "--kernel auto takes 1-row tickets, one per multiprocessor)",
           [&](const std::string& v) { opt.workgroups = positive_int("--workgroups", v); });
   p.value("--warmup", "N", "untimed solves before the timed ones (default 2)", [&](const std::string& v) {
     opt.warmup = static_cast<int>(std::min<std::int64_t>(apps::parse_non_negative("--warmup", v), 1000));
@@ -184,8 +185,10 @@ kernel_plan plan_kernel(const options& opt, double rows_per_level, std::int64_t 
   if (kernel == kernel_choice::automatic)
     kernel = !chains && longest_row_below_diagonal <= slots_max_row ? kernel_choice::slots : kernel_choice::rounds;
   std::int32_t ticket = opt.rows_per_ticket;
-  if (ticket == 0 && opt.kernel == kernel_choice::automatic && chains) ticket = 1;
-  return {kernel, ticket};
+  const bool automatic_chains = opt.kernel == kernel_choice::automatic && chains;
+  if (ticket == 0 && automatic_chains) ticket = 1;
+  const std::int32_t wgs_per_multiprocessor = opt.workgroups == 0 && automatic_chains ? 1 : 0;
+  return {kernel, ticket, wgs_per_multiprocessor};
 }
 
 const char* name(kernel_choice k) {

@@ -33,6 +33,9 @@ struct options {
   std::int32_t entries_per_lane = 4;
   std::int32_t backoff_ns = 256;  // slots kernel: longest sleep of a wave that solved nothing
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it
+  // Set by plan_kernel when --workgroups is not given: 1 caps the grid at one workgroup per
+  // multiprocessor (chains); 0 keeps as many as fit.
+  std::int32_t wgs_per_multiprocessor = 0;
   int warmup = 2;
   int repeats = 10;
   double timeout_seconds = 60;
@@ -53,13 +56,17 @@ std::optional<options> parse_options(int argc, const char* const* argv);
 // The kernel and ticket a run uses (rows_per_ticket 0: the kernel's default), from --kernel and
 // --rows-per-ticket where given, else from the matrix (docs/spts.md, "Which kernel"):
 //  - fewer rows per level on average than one slots ticket (`slots_ticket`): chains of few rows,
-//    where a wide ticket holds rows that wait on each other: rounds, 1-row tickets (asic_320ks:
-//    14 rows per level, 160 ms with slots, 40 ms with this, cuSPARSE 33 ms);
+//    where a wide ticket holds rows that wait on each other: rounds, 1-row tickets, and one
+//    workgroup per multiprocessor unless --workgroups says otherwise (asic_320ks on an H200:
+//    14 rows per level, 160 ms with slots, 40.4 ms with 1-row tickets and a full grid of 1320
+//    workgroups, 29.4 ms with 132, cuSPARSE 33.1 ms: the waves that find nothing to solve only
+//    add polls to L2);
 //  - else every row with at most `slots_max_row` strictly lower entries: slots;
 //  - else rounds (32-row tickets).
 struct kernel_plan {
   kernel_choice kernel;  // rounds or slots
   std::int32_t rows_per_ticket;
+  std::int32_t wgs_per_multiprocessor;  // 0: as many as fit
 };
 kernel_plan plan_kernel(const options& opt, double rows_per_level, std::int64_t longest_row_below_diagonal,
                         std::int32_t slots_max_row, std::int32_t slots_ticket);

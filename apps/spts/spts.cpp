@@ -295,6 +295,8 @@ class syncfree_solver {
     const int resident = slots_ ? gio::max_coresident_wgs(gpu::solve_slots_kernel<Mode>, gpu::block_threads)
                                 : gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads);
     workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / pes_on_gpu);
+    if (opt.workgroups == 0 && opt.wgs_per_multiprocessor > 0)  // chains (plan_kernel)
+      workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * runtime::multiprocessor_count() / pes_on_gpu));
   }
 
   int workgroups() const { return workgroups_; }
@@ -722,6 +724,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
                                        gpu::slots_rows_per_ticket);
   parsed->kernel = plan.kernel;
   parsed->rows_per_ticket = plan.rows_per_ticket;
+  parsed->wgs_per_multiprocessor = plan.wgs_per_multiprocessor;
 
   std::unique_ptr<apps::csv_appender> csv;
   if (pe == 0 && !opt.csv_path.empty()) {

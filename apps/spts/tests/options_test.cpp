@@ -46,6 +46,8 @@ TEST(Options, AutoKernelFollowsTheMatrixShape) {
   const kernel_plan asic = plan(automatic, 14.1, 15);  // chains: latency-bound
   EXPECT_EQ(asic.kernel, kernel_choice::rounds);
   EXPECT_EQ(asic.rows_per_ticket, 1);
+  EXPECT_EQ(asic.wgs_per_multiprocessor, 1);  // chains: one workgroup per multiprocessor
+  EXPECT_EQ(road.wgs_per_multiprocessor, 0);
   const kernel_plan wiki = plan(automatic, 265000, 1700);  // long rows
   EXPECT_EQ(wiki.kernel, kernel_choice::rounds);
   EXPECT_EQ(wiki.rows_per_ticket, 0);
@@ -58,6 +60,8 @@ TEST(Options, AutoKernelFollowsTheMatrixShape) {
   EXPECT_EQ(forced.rows_per_ticket, 0);
   EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--rows-per-ticket", "8"}), 14.1, 15).rows_per_ticket, 8);
   EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--kernel", "rounds"}), 14.1, 15).rows_per_ticket, 0);
+  EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--kernel", "rounds"}), 14.1, 15).wgs_per_multiprocessor, 0);
+  EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--workgroups", "660"}), 14.1, 15).wgs_per_multiprocessor, 0);
 }
 
 TEST(Options, EveryOptionIsApplied) {
