@@ -281,7 +281,7 @@ GIO_DEVICE void unlock_bounce(const ctx& c) {
 // put to `pe` (`dest` symmetric). The group's leader posts; with `wait` the put has completed
 // (source reusable, data at the target) on return, else only the small and staged ones have.
 template <class Coop>
-GIO_DEVICE_OUTLINE void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
+GIO_DEVICE_OUTLINE inline void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
                     const char* call, source_location loc) {
   const gda_qp& q = qp_to(c, pe);
   const bool leader = Coop::rank() == 0;
@@ -323,7 +323,7 @@ GIO_DEVICE_OUTLINE void put(const ctx& c, int pe, void* dest, const void* source
 
 // get from `pe` (`source` symmetric) into any local memory; complete on return.
 template <class Coop>
-GIO_DEVICE_OUTLINE void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, const char* call,
+GIO_DEVICE_OUTLINE inline void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, const char* call,
                     source_location loc) {
   const gda_qp& q = qp_to(c, pe);
   const bool leader = Coop::rank() == 0;
@@ -360,7 +360,7 @@ GIO_DEVICE_OUTLINE void get(const ctx& c, int pe, void* dest, const void* source
   if (leader) unlock_bounce(c);
 }
 
-template <class T> GIO_DEVICE_OUTLINE void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
+template <class T> GIO_DEVICE_OUTLINE inline void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
   post_released(c, qp_to(c, pe), inline_command(gda_kind_inline, remote(c, pe, dest), &value, sizeof(T)), call, loc);
 }
 
@@ -378,7 +378,7 @@ GIO_DEVICE_OUTLINE inline std::uint64_t fetch(const ctx& c, const gda_qp& q, gda
   return value;
 }
 
-template <class T> GIO_DEVICE_OUTLINE T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
+template <class T> GIO_DEVICE_OUTLINE inline T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
   gda_command cmd = write_command(0, remote(c, pe, source), sizeof(T));
   cmd.kind = gda_kind_read;
   const std::uint64_t word = fetch(c, qp_to(c, pe), cmd, call, loc);
@@ -404,7 +404,7 @@ GIO_DEVICE gda_command atomic_command(std::uint8_t kind, std::uint64_t raddr, st
 // extended atomics, 32-bit fetch-add, compare-swap and swap. Everything else is a compare-swap
 // loop (the fetch is a fetch-add of 0). Returns the old value for the fetching operations.
 template <class T>
-GIO_DEVICE_OUTLINE T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, const char* call, source_location loc) {
+GIO_DEVICE_OUTLINE inline T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, const char* call, source_location loc) {
   using U = platform::bits_t<T>;
   const gda_qp& q = qp_to(c, pe);
   const std::uint64_t raddr = remote(c, pe, dest);
@@ -452,7 +452,7 @@ GIO_DEVICE_OUTLINE T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T co
 // The data, then the signal WQE carrying the fence, published together (one doorbell): the NIC
 // executes the signal after the data is placed (docs/memory-model.md, "put_signal over gda").
 template <class Coop>
-GIO_DEVICE_OUTLINE void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
+GIO_DEVICE_OUTLINE inline void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
                            std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, bool wait, const char* call,
                            source_location loc) {
   const bool staged = bytes > inline_bytes && !in_heap(c, source, bytes);

@@ -10,9 +10,6 @@
 
 #define GIO_DEVICE __device__ __forceinline__
 #define GIO_HOST_DEVICE __host__ __device__ __forceinline__
-// One out-of-line copy per translation unit instead of a copy per call site: long paths that
-// thousands of kernels reach (the gda transport), which inlining would make slow to compile.
-#define GIO_DEVICE_OUTLINE __device__ __noinline__
 
 namespace gio::platform {
 
