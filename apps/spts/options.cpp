@@ -180,15 +180,11 @@ apps::option_parser make_parser(options* o) {
 
 kernel_plan plan_kernel(const options& opt, double rows_per_level, std::int64_t longest_row_below_diagonal,
                         std::int32_t slots_max_row, std::int32_t slots_ticket) {
-  const bool chains = rows_per_level < static_cast<double>(slots_ticket);
-  kernel_choice kernel = opt.kernel;
-  if (kernel == kernel_choice::automatic)
-    kernel = !chains && longest_row_below_diagonal <= slots_max_row ? kernel_choice::slots : kernel_choice::rounds;
-  std::int32_t ticket = opt.rows_per_ticket;
-  const bool automatic_chains = opt.kernel == kernel_choice::automatic && chains;
-  if (ticket == 0 && automatic_chains) ticket = 1;
-  const std::int32_t wgs_per_multiprocessor = opt.workgroups == 0 && automatic_chains ? 1 : 0;
-  return {kernel, ticket, wgs_per_multiprocessor};
+  if (opt.kernel != kernel_choice::automatic) return {opt.kernel, opt.rows_per_ticket, 0};
+  if (rows_per_level < static_cast<double>(slots_ticket))  // chains
+    return {kernel_choice::rounds, opt.rows_per_ticket > 0 ? opt.rows_per_ticket : 1, opt.workgroups == 0 ? 1 : 0};
+  return {longest_row_below_diagonal <= slots_max_row ? kernel_choice::slots : kernel_choice::rounds,
+          opt.rows_per_ticket, 0};
 }
 
 const char* name(kernel_choice k) {

@@ -179,7 +179,7 @@ class model_nic final : public gda::nic {
     }
     for (auto& q : qps_) {
       (q.host ? rt::host_free : rt::device_free)(q.memory);
-      rt::host_free(q.doorbell);
+      rt::host_free(q.rings.uar_host);
     }
     for (void* p : imports_) rt::ipc_close(p);
     if (tables_ != nullptr) rt::device_free(tables_);
@@ -263,14 +263,13 @@ class model_nic final : public gda::nic {
     qp_record rec{};
     rec.memory = memory;
     rec.host = host;
-    rec.doorbell = doorbell;
     rec.rings.sq = memory;
     rec.rings.log_sq = log_sq;
     rec.rings.dbrec = reinterpret_cast<std::uint32_t*>(memory + dbrec_off);
     rec.rings.cq = memory + sq_bytes;
     rec.rings.log_cq = log_cq;
     rec.rings.cq_dbrec = reinterpret_cast<std::uint32_t*>(memory + dbrec_off + 64);
-    rec.rings.uar_host = doorbell;
+    rec.rings.uar_host = doorbell;  // the register, whether or not the GPU is given it
     if (refuse_uar_) {
       rec.rings.doorbell_refused =
           "GIO_NIC_MODEL_REFUSE_UAR is set: the model acts as a platform that will not map the doorbell into the GPU";
@@ -337,7 +336,6 @@ class model_nic final : public gda::nic {
   struct qp_record {
     gda::qp_rings rings;
     void* memory;
-    std::uint64_t* doorbell;  // the register (pinned host), whether or not the GPU was given it
     bool host;
     int peer_pe = -1;
     std::uint32_t peer_qpn = 0;
@@ -374,7 +372,7 @@ class model_nic final : public gda::nic {
       const qp_record& r = qps_[i];
       descs[i].sq = static_cast<const mlx5::wqe_bb*>(r.rings.sq);
       descs[i].dbrec = r.rings.dbrec;
-      descs[i].uar = r.doorbell;
+      descs[i].uar = r.rings.uar_host;
       descs[i].cq = static_cast<mlx5::cqe64*>(r.rings.cq);
       descs[i].cq_dbrec = r.rings.cq_dbrec;
       descs[i].log_sq = r.rings.log_sq;
@@ -479,7 +477,7 @@ class model_nic final : public gda::nic {
                      "WQEs taken %u, CQEs written %u, CQ consumer index %u, error 0x%x%s\n",
                      boot_.my_pe, hex(r.rings.qpn).c_str(), r.host ? "host" : "GPU", r.peer_pe,
                      gio::templates::from_be32(sq_rec) & 0xffffu,
-                     rung_index(__atomic_load_n(r.doorbell, __ATOMIC_ACQUIRE)), states[i].sq_ci, states[i].cq_pi,
+                     rung_index(__atomic_load_n(r.rings.uar_host, __ATOMIC_ACQUIRE)), states[i].sq_ci, states[i].cq_pi,
                      gio::templates::from_be32(cq_rec) & 0xffffffu, states[i].error,
                      states[i].cq_stalled ? ", waiting for CQ space" : "");
       }

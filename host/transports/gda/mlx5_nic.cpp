@@ -535,8 +535,9 @@ class mlx5_nic final : public nic {
     ibv_mr* mr = nullptr;
     std::string no_dmabuf = "no dma-buf hook";
     const int fd = gpu_.dmabuf_fd ? gpu_.dmabuf_fd(base, bytes, &no_dmabuf) : -1;
-    if (fd < 0) dmabuf_note = "no dma-buf (" + no_dmabuf + "); ";
-    if (fd >= 0) {
+    if (fd < 0) {
+      dmabuf_note = "no dma-buf (" + no_dmabuf + "); ";
+    } else {
       // The fd covers exactly [base, base + bytes): offset 0 in it, and the NIC address (iova)
       // is the GPU virtual address, as for peer memory. The MR holds its own reference to the
       // dma-buf, so the fd is closed here either way.
