@@ -96,6 +96,10 @@ class backend {
   // made addressable by this GPU; returns the GPU's address for `host`.
   virtual void* map_host(void* host, std::size_t bytes, bool io) = 0;
   virtual void unmap_host(void* host) = 0;
+  // GPU memory a NIC reads and writes (the gda rings with GIO_GDA_RINGS=gpu), coherent with the
+  // NIC and the CPU at system scope as the heap is (fine-grained on AMD).
+  virtual void* allocate_nic_memory(std::size_t bytes) = 0;
+  virtual void free_nic_memory(void* p) = 0;
   // A dma-buf file descriptor for GPU memory [base, base + bytes) (host-page aligned), or -1 with
   // `why` where this build, driver or platform has none.
   virtual int dmabuf_fd(void* base, std::size_t bytes, std::string* why) = 0;

@@ -222,6 +222,14 @@ class gpu_backend final : public backend {
   }
   void unmap_host(void* host) override { (void)GIO_RT(HostUnregister)(host); }
 
+  void* allocate_nic_memory(std::size_t bytes) override {
+    activate();
+    void* p = nullptr;
+    check_rt(allocate_peer_coherent(&p, bytes), "allocating GPU memory for the NIC's rings");
+    return p;
+  }
+  void free_nic_memory(void* p) override { (void)GIO_RT(Free)(p); }
+
   // docs/transports.md, "Registration": the NIC registers the heap through this, else peer memory.
   int dmabuf_fd(void* base, std::size_t bytes, std::string* why) override { return export_dmabuf(base, bytes, why); }
 

@@ -149,6 +149,8 @@ class shm_backend final : public backend {
   void free_host_mapped(void*) override {}
   void* map_host(void*, std::size_t, bool) override { throw no_gda(); }
   void unmap_host(void*) override {}
+  void* allocate_nic_memory(std::size_t) override { throw no_gda(); }
+  void free_nic_memory(void*) override {}
   int dmabuf_fd(void*, std::size_t, std::string* why) override {
     *why = "no GPU in this build";
     return -1;

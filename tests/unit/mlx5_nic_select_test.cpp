@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -218,6 +219,18 @@ TEST(Mlx5Select, PathMtu) {
   EXPECT_EQ(mtu_bytes(5), 4096);
   EXPECT_EQ(mtu_bytes(0), 0);
   EXPECT_EQ(mtu_bytes(6), 0);
+}
+
+TEST(Mlx5Select, RoceUdpSourcePort) {
+  std::vector<std::uint16_t> seen;
+  for (std::uint32_t local = 0x100; local < 0x140; ++local) {
+    const std::uint16_t port = roce_udp_sport(local, 0x2345);
+    EXPECT_GE(port, 0xc000u);
+    EXPECT_EQ(port, roce_udp_sport(local, 0x2345));  // one QP, one port: its packets stay in order
+    if (std::find(seen.begin(), seen.end(), port) == seen.end()) seen.push_back(port);
+  }
+  EXPECT_GT(seen.size(), 48u);  // 64 QPs of one NIC pair spread over many ports (ECMP)
+  EXPECT_NE(roce_udp_sport(0x100, 0x2345), roce_udp_sport(0x100, 0x2346));
 }
 
 }  // namespace

@@ -108,6 +108,9 @@ bool transport::open(const config::settings& s, const bootstrap& boot, gpu::back
     hooks.dmabuf_fd = [gpu](void* base, std::size_t bytes, std::string* why) { return gpu->dmabuf_fd(base, bytes, why); };
     hooks.map_host = [gpu](void* host, std::size_t bytes, bool io) { return gpu->map_host(host, bytes, io); };
     hooks.unmap_host = [gpu](void* host) { gpu->unmap_host(host); };
+    hooks.alloc_device = [gpu](std::size_t bytes) { return gpu->allocate_nic_memory(bytes); };
+    hooks.free_device = [gpu](void* device) { gpu->free_nic_memory(device); };
+    hooks.copy_to_device = [gpu](void* device, const void* host, std::size_t bytes) { gpu->copy(device, host, bytes); };
     card_ = open_mlx5(coll, select, hooks, why);
     if (!card_) return false;
   }

@@ -11,12 +11,21 @@
 // inlines that only cast or read context ops (verbs_get_ctx_op, ibv_cq_ex_to_cq) are used as they
 // are. `nm -u` of this object lists no ibv_*/mlx5dv_* symbol.
 //
-// Rings: placement::host only (rdma-core allocates SQ, CQ and doorbell records in host memory;
-// the GPU runtime maps them, and the UAR page, into the GPU). placement::gpu needs DevX CQ/QP
-// creation over GPU memory and is not implemented (create_qp says so).
+// Rings, by placement (GIO_GDA_RINGS):
+//  - placement::gpu (the default): DevX objects over GPU memory (docs/devx-rings-plan.md). The SQ,
+//    CQ and both doorbell records are allocated through the GPU runtime's hook, initialised (every
+//    CQE invalid) before the NIC sees them, registered as DevX umems (dma-buf where the runtime
+//    exports one, else peer memory), and named in CREATE_CQ / CREATE_QP, whose PRM inboxes
+//    mlx5_prm.hpp encodes; the transitions are PRM modify commands. The doorbell register is a
+//    DevX UAR page mapped into the GPU as the verbs one is. Where DevX is unusable (rdma-core or
+//    kernel without it, no GPU hooks) create_qp refuses with the reason and names
+//    GIO_GDA_RINGS=host.
+//  - placement::host: verbs objects; rdma-core allocates SQ, CQ and doorbell records in host
+//    memory and the GPU runtime maps them, and the UAR page, into the GPU.
 //
 // Nothing here has run on a NIC: there is none where it was written. What is checked without one
-// is in tests/unit/mlx5_nic_select_test.cpp (the pure decisions of mlx5_nic_select.hpp).
+// is in tests/unit/mlx5_nic_select_test.cpp (the pure decisions of mlx5_nic_select.hpp) and
+// tests/unit/mlx5_prm_test.cpp (the PRM commands, byte for byte against the kernel's mlx5_ifc.h).
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <hwloc.h>
@@ -24,6 +33,7 @@
 #include <infiniband/verbs.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -37,6 +47,7 @@
 #include <vector>
 
 #include "transports/gda/mlx5_nic_select.hpp"
+#include "transports/gda/mlx5_prm.hpp"
 #include "transports/gda/nic.hpp"
 
 namespace gio::transports::gda {
@@ -61,6 +72,25 @@ constexpr std::uint8_t retry_count = 7;
 constexpr std::uint8_t rnr_retry_count = 7;  // 7 = retry forever; gio posts no SENDs, so never used
 constexpr std::uint8_t min_rnr_timer = 12;
 constexpr std::uint8_t roce_hop_limit = 255;
+constexpr std::uint32_t log_msg_max_wanted = 30;  // 1 GiB messages, bounded by cmd_hca_cap.log_max_msg
+
+// DevX rings in GPU memory (docs/devx-rings-plan.md). Each ring region starts on a 64 KiB boundary
+// and spans whole 64 KiB, so the CQ's log_page_size can say 64 KiB (NVSHMEM's choice, plan P6) and
+// every region is host-page aligned for its dma-buf export (P14b). The doorbell-record region is
+// one host page: the QP's 8-byte record at 0, the CQ's on the next cache line.
+constexpr std::size_t gpu_ring_page = std::size_t{64} << 10;
+constexpr std::uint32_t cq_log_page_size = 16 - 12;  // log2(64 KiB) - 12
+constexpr std::uint32_t qp_log_page_size = 0;        // as NVSHMEM (plan P6, unconfirmed)
+constexpr std::uint64_t qp_dbr_offset = 0;
+constexpr std::uint64_t cq_dbr_offset = 64;
+// rdma-core v45's MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED (a doorbell page of this QP's own): the value
+// UCX and NVSHMEM define when the header lacks it (v44 here does). Older rdma-core refuses it and
+// the next kind is tried.
+#ifdef MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED
+constexpr std::uint32_t uar_nc_dedicated = MLX5DV_UAR_ALLOC_TYPE_NC_DEDICATED;
+#else
+constexpr std::uint32_t uar_nc_dedicated = 1u << 31;
+#endif
 
 std::string errno_text(int e) { return std::string(std::strerror(e)) + " (errno " + std::to_string(e) + ")"; }
 
@@ -71,6 +101,20 @@ std::string hex(std::uint64_t v, int digits = 0) {
   char text[32];
   std::snprintf(text, sizeof text, "0x%0*llx", digits, static_cast<unsigned long long>(v));
   return text;
+}
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+// A DevX command's failure: the call's errno, and the firmware's status and syndrome when the
+// outbox has them (the kernel copies the outbox back when the firmware refused the command).
+std::string devx_failure(int rc, const std::uint8_t* out, std::size_t out_bytes) {
+  const prm::outbox o = prm::parse_out(out, out_bytes);
+  std::string s = rc != 0 ? errno_text(rc) : "no error from the call";
+  if (o.status != 0)
+    s += "; firmware status " + hex(o.status) + " (" + prm::status_name(o.status) + "), syndrome " + hex(o.syndrome, 8);
+  else if (rc != 0)
+    s += "; no firmware status (the kernel or rdma-core refused it)";
+  return s;
 }
 
 // ---- rdma-core, loaded at run time ------------------------------------------------------------
@@ -98,6 +142,8 @@ struct rdma_core {
   decltype(&::ibv_create_qp) create_qp = nullptr;
   decltype(&::ibv_modify_qp) modify_qp = nullptr;
   decltype(&::ibv_destroy_qp) destroy_qp = nullptr;
+  decltype(&::ibv_create_ah) create_ah = nullptr;    // RoCE DevX QPs: the next hop's MAC
+  decltype(&::ibv_destroy_ah) destroy_ah = nullptr;
   // libibverbs (optional: newer rdma-core)
   decltype(&::_ibv_query_gid_ex) query_gid_ex = nullptr;   // v32+; else sysfs gid_attrs/types
   decltype(&::ibv_reg_dmabuf_mr) reg_dmabuf_mr = nullptr;  // v34+; else peer memory only
@@ -108,6 +154,17 @@ struct rdma_core {
   // libmlx5 (optional: DevX, for the atomic capabilities)
   decltype(&::mlx5dv_open_device) dv_open_device = nullptr;
   decltype(&::mlx5dv_devx_general_cmd) devx_general_cmd = nullptr;
+  // libmlx5 (optional: DevX objects, for rings in GPU memory; docs/devx-rings-plan.md §1)
+  decltype(&::mlx5dv_devx_umem_reg) devx_umem_reg = nullptr;        // peer memory (GPU address)
+  decltype(&::mlx5dv_devx_umem_reg_ex) devx_umem_reg_ex = nullptr;  // dma-buf (v35+); optional on its own
+  decltype(&::mlx5dv_devx_umem_dereg) devx_umem_dereg = nullptr;
+  decltype(&::mlx5dv_devx_alloc_uar) devx_alloc_uar = nullptr;
+  decltype(&::mlx5dv_devx_free_uar) devx_free_uar = nullptr;
+  decltype(&::mlx5dv_devx_query_eqn) devx_query_eqn = nullptr;
+  decltype(&::mlx5dv_devx_obj_create) devx_obj_create = nullptr;
+  decltype(&::mlx5dv_devx_obj_modify) devx_obj_modify = nullptr;
+  decltype(&::mlx5dv_devx_obj_destroy) devx_obj_destroy = nullptr;
+  std::string devx_missing;  // the DevX entry points this rdma-core lacks (empty: all there)
 
   rdma_core() = default;
   rdma_core(const rdma_core&) = delete;
@@ -140,6 +197,8 @@ struct rdma_core {
     need(verbs, "ibv_create_qp", create_qp, &missing);
     need(verbs, "ibv_modify_qp", modify_qp, &missing);
     need(verbs, "ibv_destroy_qp", destroy_qp, &missing);
+    need(verbs, "ibv_create_ah", create_ah, &missing);
+    need(verbs, "ibv_destroy_ah", destroy_ah, &missing);
     need(verbs, "_ibv_query_gid_ex", query_gid_ex, nullptr);
     need(verbs, "ibv_reg_dmabuf_mr", reg_dmabuf_mr, nullptr);
     if (!missing.empty()) return "rdma-core unusable (libibverbs.so.1 lacks " + missing + ")";
@@ -149,6 +208,19 @@ struct rdma_core {
     need(mlx5, "mlx5dv_open_device", dv_open_device, nullptr);
     need(mlx5, "mlx5dv_devx_general_cmd", devx_general_cmd, nullptr);
     if (!missing.empty()) return "rdma-core unusable (libmlx5.so.1 lacks " + missing + ")";
+    // DevX: all or nothing (placement::gpu is refused, naming what is missing); reg_ex only adds
+    // dma-buf registration to the peer-memory umem_reg.
+    need(mlx5, "mlx5dv_open_device", dv_open_device, &devx_missing);
+    need(mlx5, "mlx5dv_devx_general_cmd", devx_general_cmd, &devx_missing);
+    need(mlx5, "mlx5dv_devx_umem_reg", devx_umem_reg, &devx_missing);
+    need(mlx5, "mlx5dv_devx_umem_dereg", devx_umem_dereg, &devx_missing);
+    need(mlx5, "mlx5dv_devx_alloc_uar", devx_alloc_uar, &devx_missing);
+    need(mlx5, "mlx5dv_devx_free_uar", devx_free_uar, &devx_missing);
+    need(mlx5, "mlx5dv_devx_query_eqn", devx_query_eqn, &devx_missing);
+    need(mlx5, "mlx5dv_devx_obj_create", devx_obj_create, &devx_missing);
+    need(mlx5, "mlx5dv_devx_obj_modify", devx_obj_modify, &devx_missing);
+    need(mlx5, "mlx5dv_devx_obj_destroy", devx_obj_destroy, &devx_missing);
+    need(mlx5, "mlx5dv_devx_umem_reg_ex", devx_umem_reg_ex, nullptr);
     return {};
   }
 
@@ -425,41 +497,34 @@ bool probe(const rdma_core& api, ibv_device* device, const mlx5_selection& selec
   return false;
 }
 
+// QUERY_HCA_CAP (current values) of capability `group` through DevX: empty with `out` filled, else
+// why not. The status byte is checked here; the layouts are mlx5_prm.hpp's.
+std::string query_hca_cap(const rdma_core& api, ibv_context* context, bool devx, std::uint16_t group,
+                          std::vector<std::uint8_t>* out) {
+  if (!devx || !api.devx_general_cmd) return "DevX unavailable";
+  const prm::command in = prm::query_hca_cap_in(group);
+  out->assign(prm::query_hca_cap_out_bytes, 0);
+  errno = 0;
+  if (int rc = api.devx_general_cmd(context, in.data(), in.size(), out->data(), out->size()))
+    return "DevX QUERY_HCA_CAP(" + hex(group) + "): " + errno_text(error_of(rc));
+  const prm::outbox o = prm::parse_out(out->data(), out->size());
+  if (o.status != 0)
+    return "DevX QUERY_HCA_CAP(" + hex(group) + "): status " + hex(o.status) + " " + prm::status_name(o.status) +
+           ", syndrome " + hex(o.syndrome, 8);
+  return {};
+}
+
 // 4-byte masked (extended) fetch-add and compare-swap on RC QPs, from the HCA's current atomic
-// capabilities (DevX QUERY_HCA_CAP, op_mod ATOMIC). rdma-core reports them nowhere else
+// capabilities (QUERY_HCA_CAP, op_mod ATOMIC). rdma-core reports them nowhere else
 // (mlx5dv_query_device has no atomic fields). 1 yes, 0 no, -1 unknown with `note`.
 int query_ext_atomics(const rdma_core& api, ibv_context* context, bool devx, std::string* note) {
-  if (!devx || !api.devx_general_cmd) {
-    *note = "DevX unavailable";
-    return -1;
-  }
-  // PRM layouts (mlx5_ifc.h in Linux, UCX and NVSHMEM): query_hca_cap_in is 16 bytes, opcode in
-  // bits 0-15 and op_mod in bits 48-63 (big-endian); query_hca_cap_out is a 16-byte header
-  // (status in byte 0) and the 4096-byte capability. In atomic_caps, atomic_operations is the
-  // 16-bit field at bit 0x90 and atomic_size_qp the one at bit 0xb0.
-  constexpr std::uint16_t query_hca_cap = 0x100;
-  constexpr std::uint16_t cap_atomic = 3, current = 1;
-  constexpr std::uint16_t op_mod = static_cast<std::uint16_t>(cap_atomic << 1 | current);
-  constexpr std::uint16_t masked_cs = 1 << 2, masked_fa = 1 << 3;  // MLX5_ATOMIC_OPS_EXTENDED_*
-  constexpr std::uint16_t size_4 = 1 << 2;                         // atomic_size_qp: 4-byte operands
-  std::uint8_t in[16] = {};
-  std::vector<std::uint8_t> out(16 + 4096, 0);
-  in[0] = query_hca_cap >> 8;
-  in[1] = query_hca_cap & 0xff;
-  in[6] = op_mod >> 8;
-  in[7] = op_mod & 0xff;
-  if (int rc = api.devx_general_cmd(context, in, sizeof in, out.data(), out.size())) {
-    *note = "DevX QUERY_HCA_CAP(atomic): " + errno_text(error_of(rc));
-    return -1;
-  }
-  if (out[0] != 0) {
-    *note = "DevX QUERY_HCA_CAP(atomic): status " + hex(out[0]);
-    return -1;
-  }
-  const std::uint8_t* cap = out.data() + 16;
-  const std::uint16_t ops = static_cast<std::uint16_t>(cap[0x12] << 8 | cap[0x13]);
-  const std::uint16_t sizes = static_cast<std::uint16_t>(cap[0x16] << 8 | cap[0x17]);
-  return (ops & (masked_cs | masked_fa)) == (masked_cs | masked_fa) && (sizes & size_4) ? 1 : 0;
+  constexpr std::uint32_t masked_cs = 1 << 2, masked_fa = 1 << 3;  // MLX5_ATOMIC_OPS_EXTENDED_*
+  constexpr std::uint32_t size_4 = 1 << 2;                         // atomic_size_qp: 4-byte operands
+  std::vector<std::uint8_t> out;
+  *note = query_hca_cap(api, context, devx, prm::cap_atomic, &out);
+  if (!note->empty()) return -1;
+  const prm::atomic_caps a = prm::parse_atomic_caps(out.data());
+  return (a.operations & (masked_cs | masked_fa)) == (masked_cs | masked_fa) && (a.size_qp & size_4) ? 1 : 0;
 }
 
 // ---- the NIC ----------------------------------------------------------------------------------
@@ -476,6 +541,7 @@ class mlx5_nic final : public nic {
       throw std::runtime_error("gda: " + dev_.name + ": ibv_alloc_pd failed: " + errno_text(e));
     }
     ext_atomics_ = query_ext_atomics(*api_, dev_.context, dev_.devx, &ext_atomics_note_);
+    devx_refused_ = devx_refusal();
     responder_depth_ = static_cast<std::uint8_t>(std::min<int>(rd_atomic_wanted, dev_.attr.max_qp_rd_atom));
     initiator_depth_ = static_cast<std::uint8_t>(std::min<int>(rd_atomic_wanted, dev_.attr.max_qp_init_rd_atom));
     try {
@@ -493,6 +559,7 @@ class mlx5_nic final : public nic {
   // order of creation; rdma-core itself is dlclosed when api_ goes (last member destroyed).
   ~mlx5_nic() override {
     for (auto& q : qps_) destroy(*q);
+    if (cq_uar_) api_->devx_free_uar(cq_uar_);  // after every CQ that named its page
     for (ibv_mr* mr : mrs_) api_->dereg_mr(mr);
     if (pd_) api_->dealloc_pd(pd_);
     if (dev_.context) api_->close_device(dev_.context);
@@ -516,6 +583,7 @@ class mlx5_nic final : public nic {
       s += " (GPU position unknown: " + dev_.locate_note + ")";
     s += "; 4-byte masked atomics: ";
     s += ext_atomics_ == 1 ? "yes" : ext_atomics_ == 0 ? "no" : "unknown (" + ext_atomics_note_ + ")";
+    s += "; rings in GPU memory (DevX): " + (devx_refused_.empty() ? std::string("yes") : "no (" + devx_refused_ + ")");
     return s;
   }
 
@@ -567,16 +635,23 @@ class mlx5_nic final : public nic {
     return r;
   }
 
+  // placement::host: verbs objects, rdma-core's rings in host memory mapped into the GPU.
+  // placement::gpu: DevX objects over rings in GPU memory (docs/devx-rings-plan.md §1).
   qp_rings create_qp(std::uint32_t log_sq, std::uint32_t log_cq, placement where) override {
-    if (where == placement::gpu)
-      throw std::runtime_error(
-          "gda: rings in GPU memory need DevX CQ/QP creation, which this build does not implement; set "
-          "GIO_GDA_RINGS=host");
-    if (where != placement::host) throw std::runtime_error("gda: unknown ring placement");
+    if (where != placement::host && where != placement::gpu) throw std::runtime_error("gda: unknown ring placement");
     if (!gpu_.map_host || !gpu_.unmap_host)
       throw std::runtime_error("gda: the GPU runtime gave the mlx5 NIC no map_host/unmap_host hooks");
-    const std::string what = "gda: " + dev_.name + ": QP with 2^" + std::to_string(log_sq) + " WQEBBs, CQ of 2^" +
-                             std::to_string(log_cq) + " CQEs";
+    const bool in_gpu = where == placement::gpu;
+    const std::string what = "gda: " + dev_.name + ": " + (in_gpu ? "DevX " : "") + "QP with 2^" +
+                             std::to_string(log_sq) + " WQEBBs, CQ of 2^" + std::to_string(log_cq) + " CQEs" +
+                             (in_gpu ? " in GPU memory" : "");
+    if (in_gpu && !devx_refused_.empty())
+      throw std::runtime_error(what + ": rings in GPU memory (GIO_GDA_RINGS=gpu, the default) need DevX, which " +
+                               dev_.name + " cannot give: " + devx_refused_ +
+                               ". GIO_GDA_RINGS=host puts the rings in host memory (verbs) instead");
+    if (in_gpu && (log_sq > caps_.log_max_qp_sz || log_cq > caps_.log_max_cq_sz))
+      throw std::runtime_error(what + ": the device allows at most 2^" + std::to_string(caps_.log_max_qp_sz) +
+                               " WQEBBs per SQ and 2^" + std::to_string(caps_.log_max_cq_sz) + " CQEs per CQ");
     if (log_sq > 15 || (1u << log_sq) > static_cast<std::uint32_t>(dev_.attr.max_qp_wr))
       throw std::runtime_error(what + ": SQ deeper than the device's " + std::to_string(dev_.attr.max_qp_wr) +
                                " (or than 2^15, the WQE counter's half range)");
@@ -586,8 +661,12 @@ class mlx5_nic final : public nic {
                                "and at most the device's " + std::to_string(dev_.attr.max_cqe) + "+1 CQEs");
 
     auto q = std::make_unique<queue_pair>();
+    q->in_gpu = in_gpu;
     try {
-      build(*q, log_sq, log_cq, what);
+      if (in_gpu)
+        build_devx(*q, log_sq, log_cq, static_cast<std::uint32_t>(qps_.size()), what);
+      else
+        build(*q, log_sq, log_cq, what);
     } catch (...) {
       destroy(*q);
       throw;
@@ -608,7 +687,8 @@ class mlx5_nic final : public nic {
     a.port = dev_.port;
     a.link_layer = dev_.link;
     a.mtu = static_cast<std::uint8_t>(dev_.port_attr.active_mtu);
-    a.max_dest_rd_atomic = responder_depth_;
+    // A DevX QP accepts 2^log_rra_max reads/atomics in flight (the PRM takes a log2).
+    a.max_dest_rd_atomic = q.in_gpu ? static_cast<std::uint8_t>(1u << devx_log_rra_max()) : responder_depth_;
     a.gid_index = static_cast<std::uint8_t>(dev_.gid_index);
     a.gid = dev_.gid;
     return sel::encode_address(a);
@@ -626,6 +706,11 @@ class mlx5_nic final : public nic {
                                link_name(p.link_layer) + ")");
     const std::string to = what + " (QPN " + hex(p.qpn) + ")";
     if (p.max_dest_rd_atomic == 0) throw std::runtime_error(to + ": the peer accepts no reads or atomics");
+    if (q.in_gpu) {  // a DevX QP: PRM modify commands (verbs cannot modify it, plan P10)
+      connect_devx(q, p, to);
+      q.connected = true;
+      return;
+    }
 
     ibv_qp_attr a{};
     a.qp_state = IBV_QPS_INIT;
@@ -645,13 +730,8 @@ class mlx5_nic final : public nic {
     a.ah_attr.sl = 0;
     a.ah_attr.src_path_bits = 0;
     a.ah_attr.static_rate = 0;
-    bool global = dev_.link == sel::link_ethernet;
-    if (dev_.link == sel::link_ib) {
-      a.ah_attr.dlid = p.lid;
-      // Another IB subnet (its GID's subnet prefix differs from ours): routed, needs a GRH.
-      global = !sel::is_zero(p.gid) && std::memcmp(p.gid.data(), dev_.gid.data(), 8) != 0;
-    }
-    if (global) {
+    if (dev_.link == sel::link_ib) a.ah_attr.dlid = p.lid;
+    if (needs_grh(p)) {
       a.ah_attr.is_global = 1;
       std::memcpy(a.ah_attr.grh.dgid.raw, p.gid.data(), 16);
       a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(dev_.gid_index);
@@ -681,13 +761,35 @@ class mlx5_nic final : public nic {
   void stop() override {}
 
  private:
+  // The DevX objects and GPU memory behind a placement::gpu QP.
+  struct devx_qp {
+    void* allocation = nullptr;  // from gpu_hooks::alloc_device; the rings start 64 KiB-aligned in it
+    mlx5dv_devx_umem* sq_umem = nullptr;
+    mlx5dv_devx_umem* cq_umem = nullptr;
+    mlx5dv_devx_umem* dbr_umem = nullptr;  // both doorbell records
+    mlx5dv_devx_uar* uar = nullptr;        // the QP's doorbell register
+    mlx5dv_devx_obj* cq = nullptr;
+    mlx5dv_devx_obj* qp = nullptr;
+    std::uint32_t cqn = 0;
+  };
+
   struct queue_pair {
+    bool in_gpu = false;  // placement::gpu: DevX objects (dx), else verbs ones (cq, qp)
     ibv_cq* cq = nullptr;
     ibv_qp* qp = nullptr;
+    devx_qp dx;
     std::uint32_t psn = 0;
     bool connected = false;
     qp_rings rings;
     std::vector<std::uintptr_t> pages;  // bases of this QP's references in maps_
+  };
+
+  // Where one QP's rings sit in its GPU allocation (byte offsets from the 64 KiB-aligned base).
+  struct gpu_layout {
+    std::size_t sq = 0, sq_bytes = 0;
+    std::size_t cq = 0, cq_bytes = 0;
+    std::size_t dbr = 0, dbr_bytes = 0;
+    std::size_t total = 0;
   };
 
   // A page-aligned host range mapped into the GPU. rdma-core packs the doorbell records of all
@@ -842,6 +944,334 @@ class mlx5_nic final : public nic {
     q.rings.qpn = q.qp->qp_num;
   }
 
+  // ---- DevX: rings in GPU memory (docs/devx-rings-plan.md §1) ----------------------------------
+
+  // Why this device cannot make DevX rings in GPU memory; empty when it can. Reads the general
+  // capabilities (caps_) and the PD number (pdn_) on the way.
+  std::string devx_refusal() {
+    if (!api_->devx_missing.empty()) return "this rdma-core's libmlx5 lacks " + api_->devx_missing;
+    if (!dev_.devx) return "the kernel gave no DevX context (mlx5dv_open_device with MLX5DV_CONTEXT_FLAGS_DEVX failed)";
+    if (!gpu_.alloc_device || !gpu_.free_device || !gpu_.copy_to_device)
+      return "the GPU runtime gave no alloc_device/free_device/copy_to_device hooks";
+    std::vector<std::uint8_t> out;
+    const std::string why = query_hca_cap(*api_, dev_.context, dev_.devx, prm::cap_general, &out);
+    if (!why.empty()) return why;
+    caps_ = prm::parse_general_caps(out.data());
+    if (!caps_.rc) return "QUERY_HCA_CAP reports no RC transport";
+    mlx5dv_pd dv_pd{};
+    mlx5dv_obj obj{};
+    obj.pd.in = pd_;
+    obj.pd.out = &dv_pd;
+    if (int rc = api_->init_obj(&obj, MLX5DV_OBJ_PD)) return "mlx5dv_init_obj(PD): " + errno_text(error_of(rc));
+    pdn_ = dv_pd.pdn;
+    return {};
+  }
+
+  // log2 of the reads/atomics a DevX QP accepts in flight, and issues: bounded by the device.
+  std::uint32_t devx_log_rra_max() const {
+    return std::min(prm::floor_log2(responder_depth_), caps_.log_max_ra_res_qp);
+  }
+  std::uint32_t devx_log_sra_max(std::uint8_t peer_accepts) const {
+    return std::min(prm::floor_log2(std::min(initiator_depth_, peer_accepts)), caps_.log_max_ra_req_qp);
+  }
+
+  gpu_layout layout_of(std::uint32_t log_sq, std::uint32_t log_cq) const {
+    gpu_layout l;
+    l.sq_bytes = round_up((std::size_t{1} << log_sq) * wqebb, gpu_ring_page);
+    l.cq = l.sq_bytes;
+    l.cq_bytes = round_up((std::size_t{1} << log_cq) * cqe_bytes, gpu_ring_page);
+    l.dbr = l.cq + l.cq_bytes;
+    l.dbr_bytes = page_;
+    l.total = l.dbr + l.dbr_bytes;
+    return l;
+  }
+
+  // GPU memory for the rings with their first contents, written before any DevX object exists:
+  // the SQ and doorbell records zero, every CQE invalid with owner 0 (op_own 0xF0), since a
+  // zero-filled CQE would read as a valid completion (plan P1).
+  char* alloc_gpu_rings(devx_qp& dx, const gpu_layout& l, std::uint32_t log_cq) {
+    dx.allocation = gpu_.alloc_device(l.total + gpu_ring_page - 1);
+    if (!dx.allocation) throw std::runtime_error("the GPU runtime returned no memory");
+    const auto at = reinterpret_cast<std::uintptr_t>(dx.allocation);
+    char* base = reinterpret_cast<char*>(round_up(at, gpu_ring_page));
+    std::vector<std::uint8_t> image(l.total, 0);
+    for (std::size_t i = 0; i < (std::size_t{1} << log_cq); ++i)
+      image[l.cq + i * cqe_bytes + cqe_bytes - 1] = MLX5_CQE_INVALID << 4;
+    gpu_.copy_to_device(base, image.data(), image.size());
+    return base;
+  }
+
+  // A umem over GPU memory [gpu, gpu + bytes): through a dma-buf where the GPU runtime exports one
+  // and rdma-core has umem_reg_ex, else as peer memory (the GPU address; needs nvidia-peermem or
+  // amdgpu's peer-memory support). The ring's name goes into errors.
+  mlx5dv_devx_umem* register_umem(void* gpu, std::size_t bytes, const char* ring) {
+    std::string dmabuf_note = "no dma-buf hook";
+    const int fd = gpu_.dmabuf_fd ? gpu_.dmabuf_fd(gpu, bytes, &dmabuf_note) : -1;
+    if (fd >= 0) {
+      if (api_->devx_umem_reg_ex) {
+        // addr is the offset into the dma-buf, which covers exactly this range; any page size from
+        // the host page up (plan Step 2, P5). The umem keeps its own reference to the dma-buf.
+        mlx5dv_devx_umem_in in{};
+        in.addr = nullptr;
+        in.size = bytes;
+        in.access = IBV_ACCESS_LOCAL_WRITE;
+        in.pgsz_bitmap = ~static_cast<std::uint64_t>(page_ - 1);
+        in.comp_mask = MLX5DV_UMEM_MASK_DMABUF;
+        in.dmabuf_fd = fd;
+        errno = 0;
+        mlx5dv_devx_umem* umem = api_->devx_umem_reg_ex(dev_.context, &in);
+        const int e = umem ? 0 : error_of(-1);
+        close(fd);
+        if (umem) return umem;
+        dmabuf_note = "mlx5dv_devx_umem_reg_ex(dma-buf): " + errno_text(e);
+      } else {
+        close(fd);
+        dmabuf_note = "mlx5dv_devx_umem_reg_ex: not in this rdma-core";
+      }
+    }
+    errno = 0;
+    mlx5dv_devx_umem* umem = api_->devx_umem_reg(dev_.context, gpu, bytes, IBV_ACCESS_LOCAL_WRITE);
+    if (!umem)
+      throw std::runtime_error(std::string("registering the ") + ring + " (GPU memory [" +
+                               hex(reinterpret_cast<std::uintptr_t>(gpu)) + ", +" + std::to_string(bytes) +
+                               ")) as a DevX umem failed: " + dmabuf_note + "; mlx5dv_devx_umem_reg (peer memory): " +
+                               errno_text(error_of(-1)));
+    return umem;
+  }
+
+  // The QP's doorbell page: a dedicated non-cached one where rdma-core has that kind (v45+), else a
+  // BlueFlame page (an 8-byte store to its register is a plain doorbell), else the context's
+  // shared non-cached page (plan Step 3, P12).
+  mlx5dv_devx_uar* alloc_doorbell_uar() {
+    std::string tried;
+    const std::pair<std::uint32_t, const char*> kinds[] = {
+        {uar_nc_dedicated, "NC_DEDICATED"}, {MLX5DV_UAR_ALLOC_TYPE_BF, "BF"}, {MLX5DV_UAR_ALLOC_TYPE_NC, "NC"}};
+    for (const auto& [kind, name] : kinds) {
+      errno = 0;
+      if (mlx5dv_devx_uar* uar = api_->devx_alloc_uar(dev_.context, kind)) {
+        if (uar->reg_addr) return uar;
+        api_->devx_free_uar(uar);
+        tried += std::string(tried.empty() ? "" : ", ") + name + ": no register address";
+        continue;
+      }
+      tried += std::string(tried.empty() ? "" : ", ") + name + ": " + errno_text(error_of(-1));
+    }
+    throw std::runtime_error("mlx5dv_devx_alloc_uar for the doorbell failed (" + tried + ")");
+  }
+
+  // What every DevX CQ names: a UAR page (never rung: gio arms no CQ) and the EQ of vector 0.
+  // Made once per device.
+  void ensure_cq_prerequisites() {
+    if (!cq_uar_) {
+      errno = 0;
+      cq_uar_ = api_->devx_alloc_uar(dev_.context, MLX5DV_UAR_ALLOC_TYPE_NC);
+      if (!cq_uar_) {
+        const int nc = error_of(-1);
+        errno = 0;
+        cq_uar_ = api_->devx_alloc_uar(dev_.context, MLX5DV_UAR_ALLOC_TYPE_BF);
+        if (!cq_uar_)
+          throw std::runtime_error("mlx5dv_devx_alloc_uar for the CQs failed (NC: " + errno_text(nc) +
+                                   ", BF: " + errno_text(error_of(-1)) + ")");
+      }
+    }
+    if (!have_eqn_) {
+      if (int rc = api_->devx_query_eqn(dev_.context, 0, &eqn_))
+        throw std::runtime_error("mlx5dv_devx_query_eqn(vector 0) failed: " + errno_text(error_of(rc)));
+      have_eqn_ = true;
+    }
+  }
+
+  // CREATE_CQ / CREATE_QP: the object and its number from the outbox, or an error naming the
+  // command, errno, the firmware's status and syndrome.
+  mlx5dv_devx_obj* devx_create(const prm::command& in, const char* name, std::uint32_t* id) {
+    std::uint8_t out[prm::command_out_bytes] = {};
+    errno = 0;
+    mlx5dv_devx_obj* obj = api_->devx_obj_create(dev_.context, in.data(), in.size(), out, sizeof out);
+    if (!obj) throw std::runtime_error(std::string("DevX ") + name + " failed: " + devx_failure(error_of(-1), out, sizeof out));
+    *id = prm::parse_out(out, sizeof out).object_id;
+    return obj;
+  }
+
+  void build_devx(queue_pair& q, std::uint32_t log_sq, std::uint32_t log_cq, std::uint32_t index,
+                  const std::string& what) {
+    try {
+      build_devx_objects(q, log_sq, log_cq, index);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(what + ": " + e.what());
+    }
+  }
+
+  void build_devx_objects(queue_pair& q, std::uint32_t log_sq, std::uint32_t log_cq, std::uint32_t index) {
+    devx_qp& dx = q.dx;
+    const gpu_layout l = layout_of(log_sq, log_cq);
+    char* base = alloc_gpu_rings(dx, l, log_cq);
+    dx.sq_umem = register_umem(base + l.sq, l.sq_bytes, "send queue");
+    dx.cq_umem = register_umem(base + l.cq, l.cq_bytes, "completion queue");
+    dx.dbr_umem = register_umem(base + l.dbr, l.dbr_bytes, "doorbell records");
+    ensure_cq_prerequisites();
+    dx.uar = alloc_doorbell_uar();
+
+    prm::cq_params c;
+    c.log_cq_size = log_cq;
+    c.uar_page = cq_uar_->page_id;
+    c.eqn = eqn_;
+    c.log_page_size = cq_log_page_size;
+    c.ring_umem_id = dx.cq_umem->umem_id;
+    c.dbr_umem_id = dx.dbr_umem->umem_id;
+    c.dbr_offset = cq_dbr_offset;
+    c.overrun_ignore = false;  // the GPU advances the consumer index (cq_dbrec), as with verbs CQs
+    dx.cq = devx_create(prm::create_cq_in(c), "CREATE_CQ", &dx.cqn);
+
+    prm::qp_params r;
+    r.pd = pdn_;
+    r.uar_page = dx.uar->page_id;
+    r.cqn = dx.cqn;
+    r.log_sq_size = log_sq;
+    r.user_index = index & 0xffffff;
+    r.log_page_size = qp_log_page_size;
+    r.wq_umem_id = dx.sq_umem->umem_id;
+    r.dbr_umem_id = dx.dbr_umem->umem_id;
+    r.dbr_offset = qp_dbr_offset;
+    std::uint32_t qpn = 0;
+    dx.qp = devx_create(prm::create_qp_in(r), ("CREATE_QP (CQ " + hex(dx.cqn) + ")").c_str(), &qpn);
+    q.psn = psn_seed_() & 0xffffff;
+
+    // The GPU's view: rings at their GPU addresses; the doorbell register mapped as MMIO where the
+    // platform allows, else rung by the CPU (GIO_GDA_DOORBELL=auto) through uar_host.
+    q.rings.sq = base + l.sq;
+    q.rings.log_sq = log_sq;
+    q.rings.dbrec = reinterpret_cast<std::uint32_t*>(base + l.dbr + qp_dbr_offset);
+    q.rings.cq = base + l.cq;
+    q.rings.log_cq = log_cq;
+    q.rings.cq_dbrec = reinterpret_cast<std::uint32_t*>(base + l.dbr + cq_dbr_offset);
+    q.rings.uar_host = static_cast<std::uint64_t*>(dx.uar->reg_addr);
+    try {
+      q.rings.uar = static_cast<std::uint64_t*>(map(q, dx.uar->reg_addr, sizeof(std::uint64_t), true));
+    } catch (const std::exception& e) {
+      q.rings.uar = nullptr;
+      q.rings.doorbell_refused = e.what();
+    }
+    q.rings.qpn = qpn;
+  }
+
+  // RoCE: the MAC of the next hop towards `gid`. The kernel resolves it (neighbour table) when an
+  // address handle is made; mlx5 keeps it in the AH's address vector (plan §2.5).
+  std::array<std::uint8_t, 6> next_hop_mac(const sel::gid_bytes& gid, const std::string& to) {
+    ibv_ah_attr attr{};
+    attr.is_global = 1;
+    attr.port_num = dev_.port;
+    std::memcpy(attr.grh.dgid.raw, gid.data(), 16);
+    attr.grh.sgid_index = static_cast<std::uint8_t>(dev_.gid_index);
+    attr.grh.hop_limit = roce_hop_limit;
+    errno = 0;
+    ibv_ah* ah = api_->create_ah(pd_, &attr);
+    if (!ah)
+      throw std::runtime_error(to + ": ibv_create_ah (resolving the peer's MAC) failed: " + errno_text(error_of(-1)));
+    mlx5dv_ah dv_ah{};
+    mlx5dv_obj obj{};
+    obj.ah.in = ah;
+    obj.ah.out = &dv_ah;
+    const int rc = api_->init_obj(&obj, MLX5DV_OBJ_AH);
+    std::array<std::uint8_t, 6> mac{};
+    if (rc == 0 && dv_ah.av) std::memcpy(mac.data(), dv_ah.av->rmac, mac.size());
+    api_->destroy_ah(ah);
+    if (rc != 0 || !dv_ah.av)
+      throw std::runtime_error(to + ": mlx5dv_init_obj(AH) failed: " + errno_text(rc ? error_of(rc) : EINVAL));
+    return mac;
+  }
+
+  // Another IB subnet (its GID's subnet prefix differs from ours) is routed and needs a GRH; RoCE
+  // always carries one.
+  bool needs_grh(const sel::peer_address& p) const {
+    if (dev_.link == sel::link_ethernet) return true;
+    return !sel::is_zero(p.gid) && std::memcmp(p.gid.data(), dev_.gid.data(), 8) != 0;
+  }
+
+  prm::path_params path_to(const sel::peer_address& p, std::uint32_t local_qpn, const std::string& to) {
+    prm::path_params a;
+    a.roce = dev_.link == sel::link_ethernet;
+    a.port = dev_.port;
+    a.rlid = p.lid;
+    a.sl = 0;
+    a.global = needs_grh(p);
+    std::memcpy(a.rgid.data(), p.gid.data(), 16);
+    a.src_addr_index = static_cast<std::uint32_t>(dev_.gid_index);
+    a.hop_limit = roce_hop_limit;
+    a.tclass = 0;
+    if (a.roce) {
+      a.rmac = next_hop_mac(p.gid, to);
+      a.udp_sport = sel::roce_udp_sport(local_qpn, p.qpn);
+    }
+    return a;
+  }
+
+  void devx_modify(queue_pair& q, const prm::command& in, const char* name, const std::string& to) {
+    std::uint8_t out[prm::command_out_bytes] = {};
+    errno = 0;
+    const int rc = api_->devx_obj_modify(q.dx.qp, in.data(), in.size(), out, sizeof out);
+    if (rc != 0 || prm::parse_out(out, sizeof out).status != 0)
+      throw std::runtime_error(to + ": DevX " + name + " failed: " + devx_failure(rc ? error_of(rc) : 0, out, sizeof out));
+  }
+
+  // RESET -> INIT -> RTR -> RTS with the PRM's modify commands, the same settings as the verbs
+  // path: remote write/read/atomic, the path MTU, the peer's PSN, several reads/atomics in flight
+  // each way (plan P9), retries and the ACK timeout.
+  void connect_devx(queue_pair& q, const sel::peer_address& p, const std::string& to) {
+    prm::rst2init_params init;
+    init.qpn = q.rings.qpn;
+    init.port = dev_.port;
+    init.pkey_index = 0;
+    init.atomic_mode = prm::atomic_mode_up_to_8b;
+    devx_modify(q, prm::rst2init_qp_in(init), "RST2INIT_QP", to);
+
+    prm::init2rtr_params rtr;
+    rtr.qpn = q.rings.qpn;
+    rtr.mtu = sel::path_mtu(static_cast<std::uint8_t>(dev_.port_attr.active_mtu), p.mtu);
+    rtr.log_msg_max = std::min(log_msg_max_wanted, caps_.log_max_msg);
+    rtr.remote_qpn = p.qpn;
+    rtr.next_rcv_psn = p.psn;
+    rtr.log_rra_max = devx_log_rra_max();
+    rtr.min_rnr_nak = min_rnr_timer;
+    rtr.path = path_to(p, q.rings.qpn, to);
+    devx_modify(q, prm::init2rtr_qp_in(rtr), "INIT2RTR_QP", to);
+
+    prm::rtr2rts_params rts;
+    rts.qpn = q.rings.qpn;
+    rts.next_send_psn = q.psn;
+    rts.log_sra_max = devx_log_sra_max(p.max_dest_rd_atomic);
+    rts.retry_count = retry_count;
+    rts.rnr_retry = rnr_retry_count;
+    rts.ack_timeout = ack_timeout;
+    devx_modify(q, prm::rtr2rts_qp_in(rts), "RTR2RTS_QP", to);
+  }
+
+  // Teardown of a DevX QP, in the order the objects depend on each other (plan "Teardown order"):
+  // QP, CQ, the doorbell UAR (its GPU mapping already gone), the umems, then the GPU memory.
+  void destroy_devx(queue_pair& q) noexcept {
+    devx_qp& dx = q.dx;
+    const std::string qp = hex(q.rings.qpn), cq = hex(dx.cqn);
+    auto report = [&](const char* call, const std::string& of, int rc) {
+      if (rc)
+        std::fprintf(stderr, "gio: gda: %s: %s(%s) failed: %s\n", dev_.name.c_str(), call, of.c_str(),
+                     errno_text(error_of(rc)).c_str());
+    };
+    if (dx.qp) report("mlx5dv_devx_obj_destroy", "QP " + qp, api_->devx_obj_destroy(dx.qp));
+    if (dx.cq) report("mlx5dv_devx_obj_destroy", "CQ " + cq, api_->devx_obj_destroy(dx.cq));
+    if (dx.uar) api_->devx_free_uar(dx.uar);
+    for (mlx5dv_devx_umem* umem : {dx.sq_umem, dx.cq_umem, dx.dbr_umem})
+      if (umem) report("mlx5dv_devx_umem_dereg", "umem of QP " + qp, api_->devx_umem_dereg(umem));
+    if (dx.allocation) {
+      try {
+        gpu_.free_device(dx.allocation);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "gio: gda: %s: freeing QP %s's GPU rings failed: %s\n", dev_.name.c_str(), qp.c_str(),
+                     e.what());
+      } catch (...) {
+      }
+    }
+    dx = devx_qp{};
+  }
+
   void* map(queue_pair& q, void* host, std::size_t bytes, bool io) {
     const auto at = reinterpret_cast<std::uintptr_t>(host);
     const std::uintptr_t base = at & ~(page_ - 1);
@@ -896,6 +1326,10 @@ class mlx5_nic final : public nic {
 
   void destroy(queue_pair& q) noexcept {
     release_pages(q);
+    if (q.in_gpu) {
+      destroy_devx(q);
+      return;
+    }
     if (q.qp) {
       if (int rc = api_->destroy_qp(q.qp))
         std::fprintf(stderr, "gio: gda: %s: ibv_destroy_qp(%s) failed: %s\n", dev_.name.c_str(),
@@ -919,6 +1353,14 @@ class mlx5_nic final : public nic {
   std::string ext_atomics_note_;
   std::uint8_t responder_depth_ = 0;
   std::uint8_t initiator_depth_ = 0;
+  // DevX (placement::gpu): why it cannot be used (empty: it can), the general capabilities, the
+  // PD's number, and what every DevX CQ shares.
+  std::string devx_refused_;
+  prm::hca_caps caps_;
+  std::uint32_t pdn_ = 0;
+  mlx5dv_devx_uar* cq_uar_ = nullptr;
+  std::uint32_t eqn_ = 0;
+  bool have_eqn_ = false;
   std::mt19937 psn_seed_;
   std::vector<ibv_mr*> mrs_;
   std::vector<std::unique_ptr<queue_pair>> qps_;

@@ -250,6 +250,17 @@ inline std::uint8_t path_mtu(std::uint8_t mine, std::uint8_t theirs) {
   return std::min<std::uint8_t>(std::min(mine, theirs), mtu_4096);
 }
 
+// RoCEv2 UDP source port of a DevX QP (the verbs path leaves it to the kernel): a hash of the two
+// QP numbers in 0xC000..0xFFFF, the range RoCEv2 reserves for it, so that the QPs of one pair of
+// NICs spread over ECMP paths while each QP's packets keep one path (in order).
+inline std::uint16_t roce_udp_sport(std::uint32_t local_qpn, std::uint32_t remote_qpn) {
+  std::uint32_t h = local_qpn * 0x9e3779b1u ^ remote_qpn * 0x85ebca77u;
+  h ^= h >> 15;
+  h *= 0x2c1b3c6du;
+  h ^= h >> 13;
+  return static_cast<std::uint16_t>(0xc000u | (h & 0x3fffu));
+}
+
 inline int mtu_bytes(std::uint8_t code) { return code >= mtu_256 && code <= mtu_4096 ? 128 << code : 0; }
 
 }  // namespace gio::transports::gda::mlx5_select

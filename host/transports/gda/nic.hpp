@@ -94,6 +94,12 @@ struct gpu_hooks {
   // address space; returns the GPU's address for `host`, or throws.
   std::function<void*(void* host, std::size_t bytes, bool io)> map_host;
   std::function<void(void* host)> unmap_host;
+  // GPU memory for rings the NIC reads and writes (placement::gpu): coherent with the NIC and the
+  // CPU at system scope (fine-grained on AMD). Throws on failure.
+  std::function<void*(std::size_t bytes)> alloc_device;
+  std::function<void(void* device)> free_device;
+  // A synchronous host-to-GPU copy (the rings' initial contents), done when it returns.
+  std::function<void(void* device, const void* host, std::size_t bytes)> copy_to_device;
 };
 
 // The selection of the mlx5 device (GIO_GDA_* variables).
