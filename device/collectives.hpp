@@ -66,7 +66,7 @@ GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const ch
   const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;
   // The network half of the fence: every WQE this PE posted, on any context (the group's
   // accesses may follow other workgroups' by a grid sync), has completed before a count goes out.
-  if (c.h.gda && Coop::rank() == 0) transports::gda::quiet_all(c, call, loc);
+  if (transports::gda::in_use(c) && Coop::rank() == 0) transports::gda::quiet_all(c, call, loc);
   Coop::sync();  // ... and the group's earlier accesses precede the fences below (cumulativity)
   // The first wave does the work, its fence executed by all its lanes at once: lanes on
   // different paths would issue one (serialised) fence each.
@@ -218,7 +218,7 @@ GIO_DEVICE_OUTLINE inline void reduce_staged(const ctx& c, const team_info& t, r
     for (int j = 0; j < t.size; ++j) {
       const peer_route where = route_world(c, t.start + j * t.stride, call, loc);
       if (where.gda)
-        transports::gda::get<Coop>(c, where.world, stage + j * per, source + chunk, n * sizeof(T), call, loc);
+        transports::gda::get<Coop>(c, where.world, stage + j * per, source + chunk, n * sizeof(T), true, call, loc);
       else
         copy_bytes(stage + j * per, transports::p2p::translate(source + chunk, where.delta), n * sizeof(T), rank, size);
     }
@@ -242,7 +242,7 @@ GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, c
   check_symmetric(c, dest, nreduce * sizeof(T), call, loc);
   check_symmetric(c, source, nreduce * sizeof(T), call, loc);
   sync_team<Coop>(c, t, false, call, loc);  // every member's source is ready
-  if (c.h.gda) {
+  if (transports::gda::in_use(c)) {
     reduce_staged<Coop>(c, t, op, dest, source, nreduce, call, loc);
     sync_team<Coop>(c, t, false, call, loc);
     return;

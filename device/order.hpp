@@ -13,7 +13,7 @@ namespace gio {
 // so after a _wg/_wave call (which ends with a group barrier) it covers the whole group's stores.
 GIO_DEVICE void shmem_ctx_fence(const ctx& c) {
   platform::fence_acq_rel_system();
-  if (c.h.gda) transports::gda::quiet(c, "shmem_fence", {__FILE__, __LINE__});
+  if (transports::gda::in_use(c)) transports::gda::quiet(c, "shmem_fence", {__FILE__, __LINE__});
 }
 
 // Completes this thread's earlier puts, gets and p/g: every later access by this thread (a flag
@@ -21,7 +21,7 @@ GIO_DEVICE void shmem_ctx_fence(const ctx& c) {
 // store->load ordering, hence sequentially consistent rather than acq_rel.
 GIO_DEVICE void shmem_ctx_quiet(const ctx& c) {
   platform::fence_sc_system();
-  if (c.h.gda) transports::gda::quiet(c, "shmem_quiet", {__FILE__, __LINE__});
+  if (transports::gda::in_use(c)) transports::gda::quiet(c, "shmem_quiet", {__FILE__, __LINE__});
 }
 
 GIO_DEVICE void shmem_fence(const ctx& c) { shmem_ctx_fence(c); }

@@ -29,7 +29,12 @@ GIO_DEVICE peer_route route_world(const ctx& c, int pe, const char* call, source
   if (window_index < static_cast<unsigned>(c.h.inline_count) && ((c.h.inline_reachable >> window_index) & 1u))
     return {c.h.inline_delta[window_index], ((c.h.inline_native_atomics >> window_index) & 1u) != 0, false, pe};
   const peer_info& peer = c.h.peers[pe];
-  if (peer.transport == static_cast<std::uint32_t>(transport::gda)) return {0, true, true, pe};
+  if (peer.transport == static_cast<std::uint32_t>(transport::gda)) {
+    if constexpr (!transports::gda::compiled_in)
+      fail(c, call, loc, "PE reached over gda, which this kernel was compiled without (GIO_DEVICE_GDA=0) [pe, transport]",
+           pe, peer.transport);
+    return {0, true, transports::gda::compiled_in, pe};
+  }
   if (peer.heap_base == nullptr)
     fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
   return {peer.heap_base - c.h.heap_base, (peer.caps & peer_native_atomics) != 0, false, pe};
@@ -46,31 +51,35 @@ GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, sour
   return route_world(c, world_pe(c, pe), call, loc);
 }
 
-// Blocking and _nbi forms share this path: on the load/store transport a put completes locally
-// when the stores are issued and a get when its loads return, which satisfies both contracts;
-// over gda a put waits for its completion (docs/transports.md says what _nbi could save there).
-// The group synchronises at the end so that one thread's quiet/fence afterwards covers
-// every member's accesses (docs/memory-model.md, "group calls").
+// When a put or get may return (OpenSHMEM's blocking and _nbi forms). On the load/store transport
+// a put completes locally when its stores are issued and a get when its loads return, which
+// satisfies both. Over gda, `on_return` waits for the NIC's completion and `by_quiet` only posts
+// (large puts and gets between registered buffers: the next quiet, fence or sync completes them;
+// small puts go inline, and staged ones complete as they go through the bounce buffer).
+enum class completion { on_return, by_quiet };
+
+// The group synchronises at the end so that one thread's quiet/fence afterwards covers every
+// member's accesses (docs/memory-model.md, "group calls").
 template <class Coop>
 GIO_DEVICE void put(const ctx& c, void* dest, const void* source, std::size_t nelems, std::size_t elem_size,
-                    int pe, const char* call, source_location loc) {
+                    int pe, completion when, const char* call, source_location loc) {
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  if (where.gda) return transports::gda::put<Coop>(c, where.world, dest, source, bytes, true, call, loc);
+  if (where.gda) return transports::gda::put<Coop>(c, where.world, dest, source, bytes, when == completion::on_return, call, loc);
   transports::p2p::put<Coop>(transports::p2p::translate(dest, where.delta), source, bytes);
   Coop::sync();
 }
 
 template <class Coop>
 GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t nelems, std::size_t elem_size,
-                    int pe, const char* call, source_location loc) {
+                    int pe, completion when, const char* call, source_location loc) {
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, source, bytes, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  if (where.gda) return transports::gda::get<Coop>(c, where.world, dest, source, bytes, call, loc);
+  if (where.gda) return transports::gda::get<Coop>(c, where.world, dest, source, bytes, when == completion::on_return, call, loc);
   transports::p2p::get<Coop>(dest, transports::p2p::translate(source, where.delta), bytes);
   Coop::sync();
 }

@@ -46,18 +46,19 @@ GIO_DEVICE void update_signal(std::uint64_t* remote_sig, std::uint64_t signal, i
     amo_cas_loop(amo_op::add, remote_sig, signal);
 }
 
-// Blocking and _nbi forms share this path (as for put: complete locally on return).
+// Blocking and _nbi forms differ only over gda, as for put (rma_core.hpp, `completion`).
 template <class Coop>
 GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::size_t nelems, std::size_t elem_size,
-                           std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, int pe, const char* call,
-                           source_location loc) {
+                           std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, int pe, completion when,
+                           const char* call, source_location loc) {
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
   check_signal(c, sig_addr, sig_op, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
   if (where.gda)
-    return transports::gda::put_signal<Coop>(c, where.world, dest, source, bytes, sig_addr, signal, sig_op, true, call, loc);
+    return transports::gda::put_signal<Coop>(c, where.world, dest, source, bytes, sig_addr, signal, sig_op,
+                                             when == completion::on_return, call, loc);
   const std::ptrdiff_t delta = where.delta;
   void* remote = transports::p2p::translate(dest, delta);
   const bool leader = Coop::rank() == 0;

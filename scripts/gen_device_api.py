@@ -72,10 +72,15 @@ LOC = "source_location loc = source_location::current()"
 BLOCK_OPS = [("put", "{T}* dest, const {T}* source"), ("get", "{T}* dest, const {T}* source")]
 
 
-def block_rma(name, T, op, elem_size, coop, template=""):
+# _nbi forms complete by the next quiet, the others on return (rma_core.hpp, `completion`).
+def completion(nbi):
+    return "detail::completion::by_quiet" if nbi else "detail::completion::on_return"
+
+
+def block_rma(name, T, op, elem_size, coop, nbi, template=""):
     args = BLOCK_OPS[0][1] if op == "put" else BLOCK_OPS[1][1]
     return (f"{template}GIO_DEVICE void {name}(const ctx& c, {args.format(T=T)}, std::size_t nelems, int pe, {LOC}) "
-            f"{{ detail::{op}<{coop}>(c, dest, source, nelems, {elem_size}, pe, \"{name}\", loc); }}")
+            f"{{ detail::{op}<{coop}>(c, dest, source, nelems, {elem_size}, pe, {completion(nbi)}, \"{name}\", loc); }}")
 
 
 def rma_bindings():
@@ -83,11 +88,11 @@ def rma_bindings():
     for op, _ in BLOCK_OPS:
         for nbi in ("", "_nbi"):
             for suffix, coop in SCOPES:
-                out.append(block_rma(f"shmem_{op}{nbi}{suffix}", "T", op, "sizeof(T)", coop, "template <class T> "))
-                mem = block_rma(f"shmem_ctx_{op}mem{nbi}{suffix}", "void", op, "1", coop)
+                out.append(block_rma(f"shmem_{op}{nbi}{suffix}", "T", op, "sizeof(T)", coop, nbi, "template <class T> "))
+                mem = block_rma(f"shmem_ctx_{op}mem{nbi}{suffix}", "void", op, "1", coop, nbi)
                 out.append(mem)
                 for tname, T in RMA_TYPES:
-                    out.append(block_rma(f"shmem_ctx_{tname}_{op}{nbi}{suffix}", T, op, f"sizeof({T})", coop))
+                    out.append(block_rma(f"shmem_ctx_{tname}_{op}{nbi}{suffix}", T, op, f"sizeof({T})", coop, nbi))
     out.append(f"template <class T> GIO_DEVICE void shmem_p(const ctx& c, T* dest, T value, int pe, {LOC}) "
                f"{{ detail::p(c, dest, value, pe, \"shmem_p\", loc); }}")
     out.append(f"template <class T> GIO_DEVICE T shmem_g(const ctx& c, const T* source, int pe, {LOC}) "
@@ -165,20 +170,20 @@ def sync_bindings():
 SIGNAL_ARGS = "std::uint64_t* sig_addr, std::uint64_t signal, int sig_op"
 
 
-def put_signal(name, T, elem_size, coop, template=""):
+def put_signal(name, T, elem_size, coop, nbi, template=""):
     return (f"{template}GIO_DEVICE void {name}(const ctx& c, {T}* dest, const {T}* source, std::size_t nelems, "
             f"{SIGNAL_ARGS}, int pe, {LOC}) {{ detail::put_signal<{coop}>(c, dest, source, nelems, {elem_size}, "
-            f"sig_addr, signal, sig_op, pe, \"{name}\", loc); }}")
+            f"sig_addr, signal, sig_op, pe, {completion(nbi)}, \"{name}\", loc); }}")
 
 
 def signal_bindings():
     out = []
     for nbi in ("", "_nbi"):
         for suffix, coop in SCOPES:
-            out.append(put_signal(f"shmem_put_signal{nbi}{suffix}", "T", "sizeof(T)", coop, "template <class T> "))
-            out.append(put_signal(f"shmem_ctx_putmem_signal{nbi}{suffix}", "void", "1", coop))
+            out.append(put_signal(f"shmem_put_signal{nbi}{suffix}", "T", "sizeof(T)", coop, nbi, "template <class T> "))
+            out.append(put_signal(f"shmem_ctx_putmem_signal{nbi}{suffix}", "void", "1", coop, nbi))
             for tname, T in RMA_TYPES:
-                out.append(put_signal(f"shmem_ctx_{tname}_put_signal{nbi}{suffix}", T, f"sizeof({T})", coop))
+                out.append(put_signal(f"shmem_ctx_{tname}_put_signal{nbi}{suffix}", T, f"sizeof({T})", coop, nbi))
     out.append(f"GIO_DEVICE std::uint64_t shmem_signal_fetch(const ctx& c, const std::uint64_t* sig_addr, {LOC}) "
                f"{{ return detail::signal_fetch(c, sig_addr, \"shmem_signal_fetch\", loc); }}")
     out.append(f"GIO_DEVICE std::uint64_t shmem_signal_wait_until(const ctx& c, std::uint64_t* sig_addr, int cmp, "

@@ -67,16 +67,17 @@ __global__ void __launch_bounds__(collective_threads)
   detail::team_sync<coop::wg>(ctx_create_wg(h, storage), team, false, call.text, {__FILE__, __LINE__});
 }
 
-// A host put/get to a PE reached through the NIC, then quiet: complete when the kernel ends.
+// A host put/get to a PE reached through the NIC, then quiet (which completes it): complete when
+// the kernel ends.
 __global__ void __launch_bounds__(collective_threads) rma_kernel(device_handle h, rma_request r, call_name call) {
   if (!h.heap_base) return;
   __shared__ ctx storage;
   const ctx& x = ctx_create_wg(h, storage);
   const source_location here{__FILE__, __LINE__};
   if (r.put)
-    detail::put<coop::wg>(x, r.symmetric, r.local, r.bytes, 1, r.pe, call.text, here);
+    detail::put<coop::wg>(x, r.symmetric, r.local, r.bytes, 1, r.pe, detail::completion::by_quiet, call.text, here);
   else
-    detail::get<coop::wg>(x, r.local, r.symmetric, r.bytes, 1, r.pe, call.text, here);
+    detail::get<coop::wg>(x, r.local, r.symmetric, r.bytes, 1, r.pe, detail::completion::by_quiet, call.text, here);
   if (platform::thread_in_wg() == 0) shmem_ctx_quiet(x);
 }
 

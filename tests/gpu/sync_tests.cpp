@@ -209,6 +209,10 @@ constexpr unsigned ring = 16;             // slots per agent: the writer runs up
 constexpr unsigned wg_message_words = 2048;  // 8 KiB per workgroup per round, split among its groups
 
 enum class order { fence, quiet };
+// Where the writer builds its message: shared memory (over gda an inline or staged put), or its
+// own symmetric heap (over gda an RDMA write straight from it: an _nbi put is then only posted,
+// and the quiet before the flag is what completes it before the next round rewrites the source).
+enum class source { shared_memory, heap };
 enum class acquire { wait_until, test_loop, wait_any, wait_some, wait_all };
 
 GIO_DEVICE unsigned message_word(std::uint64_t seed, int writer, unsigned agent, unsigned round, unsigned word) {
@@ -243,12 +247,13 @@ GIO_DEVICE bool acquire_flag(const gio::ctx& c, unsigned* slots, unsigned slot, 
   }
 }
 
-template <class Coop, order Order, acquire Acq>
+template <class Coop, order Order, acquire Acq, source Src>
 __global__ void __launch_bounds__(litmus_threads) message_passing_kernel(gio::device_handle h, unsigned* payload, unsigned* flags,
-                                                                         unsigned* acks, std::uint32_t* violations,
-                                                                         unsigned rounds, std::uint64_t seed) {
+                                                                         unsigned* acks, unsigned* heap_source,
+                                                                         std::uint32_t* violations, unsigned rounds,
+                                                                         std::uint64_t seed) {
   __shared__ gio::ctx storage;
-  __shared__ unsigned source[wg_message_words];
+  __shared__ unsigned shared_source[wg_message_words];
   const gio::ctx& c = gio::ctx_create_wg(h, storage);
   constexpr unsigned groups = groups_per_wg<Coop>(litmus_threads);
   constexpr unsigned words = wg_message_words / groups;
@@ -256,7 +261,8 @@ __global__ void __launch_bounds__(litmus_threads) message_passing_kernel(gio::de
   const unsigned agent = gio::platform::wg_id() * groups + group;
   const bool leader = Coop::rank() == 0;
   const int me = gio::shmem_my_pe(c), peer = me ^ 1;
-  unsigned* my_source = source + group * words;
+  unsigned* my_source =
+      (Src == source::heap ? heap_source + std::size_t(gio::platform::wg_id()) * wg_message_words : shared_source) + group * words;
   unsigned* my_flags = flags + std::size_t(agent) * ring;
   std::uint32_t bad = 0;
 
@@ -299,8 +305,9 @@ template <class Kernel> unsigned litmus_wgs(Kernel kernel) {
   return litmus_workgroups(gpu::coresident_wgs(kernel, litmus_threads));
 }
 
-template <class Coop, order Order, acquire Acq> void run_message_passing(const std::string& name) {
-  auto kernel = message_passing_kernel<Coop, Order, Acq>;
+template <class Coop, order Order, acquire Acq, source Src = source::shared_memory>
+void run_message_passing(const std::string& name) {
+  auto kernel = message_passing_kernel<Coop, Order, Acq, Src>;
   const unsigned wgs = litmus_wgs(kernel);
   const unsigned agents = wgs * groups_per_wg<Coop>(litmus_threads);
   const unsigned words = wg_message_words / groups_per_wg<Coop>(litmus_threads);
@@ -308,11 +315,12 @@ template <class Coop, order Order, acquire Acq> void run_message_passing(const s
   sym_buffer payload(std::size_t(agents) * ring * words * sizeof(unsigned));
   sym_buffer flags(std::size_t(agents) * ring * sizeof(unsigned));
   sym_buffer acks(std::size_t(agents) * sizeof(unsigned));
+  sym_buffer heap_source(std::size_t(wgs) * wg_message_words * sizeof(unsigned));  // used by source::heap
   device_buffer violations(std::size_t(wgs) * litmus_threads * sizeof(std::uint32_t));
   gpu::fill(violations.get(), 0, violations.size());
   gio::shmem_barrier_all();
   kernel<<<wgs, litmus_threads>>>(run().handle, payload.get<unsigned>(), flags.get<unsigned>(), acks.get<unsigned>(),
-                                  violations.get<std::uint32_t>(), rounds, run().seed);
+                                  heap_source.get<unsigned>(), violations.get<std::uint32_t>(), rounds, run().seed);
   gpu::finish_launch(name.c_str());
   gio::shmem_barrier_all();
   EXPECT_EQ(sum_counters(violations.get<std::uint32_t>(), std::size_t(wgs) * litmus_threads), 0u)
@@ -396,6 +404,9 @@ std::vector<named_run> litmus_runs() {
       {"mp_wave_put_nbi_quiet", &run_message_passing<wave, order::quiet, acquire::wait_until>},
       {"mp_thread_put_fence", &run_message_passing<thread, order::fence, acquire::wait_until>},
       {"mp_thread_put_nbi_quiet", &run_message_passing<thread, order::quiet, acquire::wait_until>},
+      {"mp_wg_put_nbi_quiet_heap_source", &run_message_passing<wg, order::quiet, acquire::wait_until, source::heap>},
+      {"mp_wave_put_nbi_quiet_heap_source", &run_message_passing<wave, order::quiet, acquire::wait_until, source::heap>},
+      {"mp_thread_put_nbi_quiet_heap_source", &run_message_passing<thread, order::quiet, acquire::wait_until, source::heap>},
       {"acquire_test_loop", &run_message_passing<wg, order::fence, acquire::test_loop>},
       {"acquire_wait_until_any", &run_message_passing<wg, order::fence, acquire::wait_any>},
       {"acquire_wait_until_some", &run_message_passing<wg, order::fence, acquire::wait_some>},

@@ -39,6 +39,17 @@
 
 namespace gio::transports::gda {
 
+// GIO_DEVICE_GDA=0 compiles the gda transport out of a translation unit's kernels: the routes
+// then never choose it (a call to a PE reached over gda fails, naming the PE and the cause), and
+// no gda code is left in the kernels. For applications that only ever run within a node.
+#if !defined(GIO_DEVICE_GDA)
+#define GIO_DEVICE_GDA 1
+#endif
+inline constexpr bool compiled_in = GIO_DEVICE_GDA != 0;
+
+// Whether this PE reaches any peer over gda (then quiet, fence and syncs complete its WQEs).
+GIO_DEVICE bool in_use(const ctx& c) { return compiled_in && c.h.gda != nullptr; }
+
 // Largest payload one WQE carries (mlx5 messages go up to 2 GiB; smaller WQEs keep a slow peer
 // from holding one slot for long).
 inline constexpr std::size_t max_wqe_bytes = std::size_t{1} << 30;
@@ -281,7 +292,7 @@ GIO_DEVICE void unlock_bounce(const ctx& c) {
 // put to `pe` (`dest` symmetric). The group's leader posts; with `wait` the put has completed
 // (source reusable, data at the target) on return, else only the small and staged ones have.
 template <class Coop>
-GIO_DEVICE_OUTLINE inline void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
+GIO_DEVICE_GDA_ENTRY inline void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
                     const char* call, source_location loc) {
   const gda_qp& q = qp_to(c, pe);
   const bool leader = Coop::rank() == 0;
@@ -321,10 +332,11 @@ GIO_DEVICE_OUTLINE inline void put(const ctx& c, int pe, void* dest, const void*
   if (leader) unlock_bounce(c);
 }
 
-// get from `pe` (`source` symmetric) into any local memory; complete on return.
+// get from `pe` (`source` symmetric) into any local memory. With `wait` complete on return, else
+// only a staged one is (a get into the registered heap then completes with the next quiet).
 template <class Coop>
-GIO_DEVICE_OUTLINE inline void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, const char* call,
-                    source_location loc) {
+GIO_DEVICE_GDA_ENTRY inline void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
+                                     const char* call, source_location loc) {
   const gda_qp& q = qp_to(c, pe);
   const bool leader = Coop::rank() == 0;
   if (in_heap(c, dest, bytes)) {
@@ -337,7 +349,7 @@ GIO_DEVICE_OUTLINE inline void get(const ctx& c, int pe, void* dest, const void*
         cmd.kind = gda_kind_read;
         last = post_released(c, q, cmd, call, loc);
       }
-      ring::wait_completed(c, q, last + 1, call, loc);
+      if (wait) ring::wait_completed(c, q, last + 1, call, loc);
     }
     Coop::sync();
     return;
@@ -360,7 +372,7 @@ GIO_DEVICE_OUTLINE inline void get(const ctx& c, int pe, void* dest, const void*
   if (leader) unlock_bounce(c);
 }
 
-template <class T> GIO_DEVICE_OUTLINE inline void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
+template <class T> GIO_DEVICE_GDA_ENTRY inline void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
   post_released(c, qp_to(c, pe), inline_command(gda_kind_inline, remote(c, pe, dest), &value, sizeof(T)), call, loc);
 }
 
@@ -378,7 +390,7 @@ GIO_DEVICE_OUTLINE inline std::uint64_t fetch(const ctx& c, const gda_qp& q, gda
   return value;
 }
 
-template <class T> GIO_DEVICE_OUTLINE inline T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
+template <class T> GIO_DEVICE_GDA_ENTRY inline T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
   gda_command cmd = write_command(0, remote(c, pe, source), sizeof(T));
   cmd.kind = gda_kind_read;
   const std::uint64_t word = fetch(c, qp_to(c, pe), cmd, call, loc);
@@ -404,7 +416,7 @@ GIO_DEVICE gda_command atomic_command(std::uint8_t kind, std::uint64_t raddr, st
 // extended atomics, 32-bit fetch-add, compare-swap and swap. Everything else is a compare-swap
 // loop (the fetch is a fetch-add of 0). Returns the old value for the fetching operations.
 template <class T>
-GIO_DEVICE_OUTLINE inline T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, const char* call, source_location loc) {
+GIO_DEVICE_GDA_ENTRY inline T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, const char* call, source_location loc) {
   using U = platform::bits_t<T>;
   const gda_qp& q = qp_to(c, pe);
   const std::uint64_t raddr = remote(c, pe, dest);
@@ -452,7 +464,7 @@ GIO_DEVICE_OUTLINE inline T amo(const ctx& c, int pe, amo_op op, T* dest, T valu
 // The data, then the signal WQE carrying the fence, published together (one doorbell): the NIC
 // executes the signal after the data is placed (docs/memory-model.md, "put_signal over gda").
 template <class Coop>
-GIO_DEVICE_OUTLINE inline void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
+GIO_DEVICE_GDA_ENTRY inline void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
                            std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, bool wait, const char* call,
                            source_location loc) {
   const bool staged = bytes > inline_bytes && !in_heap(c, source, bytes);
@@ -485,7 +497,7 @@ GIO_DEVICE_OUTLINE inline void put_signal(const ctx& c, int pe, void* dest, cons
 }
 
 // Completes every operation posted so far on the QPs [first, first + count) of the table.
-GIO_DEVICE_OUTLINE inline void complete_qps(const ctx& c, unsigned first, unsigned count, const char* call,
+GIO_DEVICE_GDA_ENTRY inline void complete_qps(const ctx& c, unsigned first, unsigned count, const char* call,
                                             source_location loc) {
   const gda_table& t = table(c);
   for (unsigned i = first; i < first + count; ++i) {

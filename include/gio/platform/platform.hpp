@@ -9,17 +9,26 @@
 #error "gio device headers must be compiled by nvcc (CUDA) or hipcc (HIP)"
 #endif
 
-// The gda transport's long paths (and the staged reductions over it), reached from every routed
-// call. Inlined by default: an out-of-line call anywhere in a kernel makes it save registers around
-// the call. On sm_90 that took gio-bench's p2p kernels from no spills to 24-1660 bytes of spill
-// loads, the likely cause of p2p fetch_add going 1.03 -> 1.19 us and barrier_all 1.59 -> 1.79 us
-// once the gda paths were added (docs/results.md, session 7; inlined, ptxas reports no spills in
-// those kernels). Define GIO_GDA_OUTLINE=1 to keep one out-of-line copy per translation unit
-// instead: a file with thousands of kernels (gio's GPU test suite, the library's own kernels)
-// compiles faster (gio_bench.cpp for sm_90: 55 s against 149 s inlined), and its p2p paths pay
-// the calls' register cost.
-#if defined(GIO_GDA_OUTLINE) && GIO_GDA_OUTLINE
+// How the gda transport's paths (device/transports/gda/gda.hpp), reached from every routed call,
+// are compiled into kernels that may never use them (GIO_GDA_OUTLINE; docs/transports.md,
+// "Compile cost against the p2p fast path", has the measurements):
+//   0 (default): all inlined. No calls: an out-of-line call anywhere in a kernel makes it save
+//     registers around the call, which gave gio-bench's p2p kernels 24-1660 bytes of spill loads.
+//   1: the gda steps (reserve, write, publish, poll) out of line, one copy per translation unit:
+//     the fastest compile, for files with thousands of kernels (gio's GPU tests, the library).
+//   2: each gda entry point (put, get, p, g, amo, put_signal, quiet) one out-of-line function,
+//     the steps inlined inside it: p2p kernels keep the gda code out of their body.
+// GIO_DEVICE_GDA=0 leaves the gda transport out altogether (see gda.hpp).
+#if !defined(GIO_GDA_OUTLINE)
+#define GIO_GDA_OUTLINE 0
+#endif
+#if GIO_GDA_OUTLINE == 1
 #define GIO_DEVICE_OUTLINE __device__ __noinline__
+#define GIO_DEVICE_GDA_ENTRY __device__ __attribute__((always_inline))
+#elif GIO_GDA_OUTLINE == 2
+#define GIO_DEVICE_OUTLINE __device__ __attribute__((always_inline))
+#define GIO_DEVICE_GDA_ENTRY __device__ __noinline__
 #else
 #define GIO_DEVICE_OUTLINE __device__ __attribute__((always_inline))
+#define GIO_DEVICE_GDA_ENTRY __device__ __attribute__((always_inline))
 #endif
