@@ -10,17 +10,18 @@
 #endif
 
 // How the gda transport's paths (device/transports/gda/gda.hpp), reached from every routed call,
-// are compiled into kernels that may never use them (GIO_GDA_OUTLINE; docs/transports.md,
-// "Compile cost against the p2p fast path", has the measurements):
-//   0 (default): all inlined. No calls: an out-of-line call anywhere in a kernel makes it save
-//     registers around the call, which gave gio-bench's p2p kernels 24-1660 bytes of spill loads.
+// are compiled into kernels that may never use them (GIO_GDA_OUTLINE). Measured on 2 x H200
+// with gio-bench built each way in one run (docs/results.md, session 8):
+//   2 (default): each gda entry point (put, get, p, g, amo, put_signal, quiet) one out-of-line
+//     function with its steps inlined inside it. Fastest collectives by far (8-byte broadcast
+//     3.5 us against 7.7 us for 0) and thread/wave barriers; p2p atomics pay ~40 ns for it.
+//   0: all inlined: no calls (the fastest p2p atomics and workgroup barrier), but the inlined
+//     code makes the collectives' kernels twice as slow.
 //   1: the gda steps (reserve, write, publish, poll) out of line, one copy per translation unit:
 //     the fastest compile, for files with thousands of kernels (gio's GPU tests, the library).
-//   2: each gda entry point (put, get, p, g, amo, put_signal, quiet) one out-of-line function,
-//     the steps inlined inside it: p2p kernels keep the gda code out of their body.
 // GIO_DEVICE_GDA=0 leaves the gda transport out altogether (see gda.hpp).
 #if !defined(GIO_GDA_OUTLINE)
-#define GIO_GDA_OUTLINE 0
+#define GIO_GDA_OUTLINE 2
 #endif
 #if GIO_GDA_OUTLINE == 1
 #define GIO_DEVICE_OUTLINE __device__ __noinline__
