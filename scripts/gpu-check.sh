@@ -5,21 +5,24 @@
 # write logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
-#                        [--phase main|shared|gda|gda:K|ikn:K]
+#                        [--phase main|shared|gda|gda:K|ikn:K] [--archive FILE.tgz]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build),
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
 #   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode.
+#   --archive packs OUTDIR into FILE.tgz after every step: a run cut off by a time limit still
+#   leaves everything up to its last finished step in one file (the device machines return only
+#   a few files from a run).
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
-sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1 gda_only=0 gda_label=gda
+sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1 gda_only=0 gda_label=gda archive=
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-sanitizer) sanitizer=0 ;;
@@ -35,6 +38,10 @@ while [ $# -gt 0 ]; do
         gda:[0-3]|ikn:[0-3]) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 gda_label="^${1%%:*}_part${1#*:}\$" ;;
         *) echo "gpu-check: --phase main|shared|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
       esac ;;
+    --archive)
+      shift
+      [ -n "${1:-}" ] || { echo "gpu-check: --archive needs a file name" >&2; exit 2; }
+      archive=$(mkdir -p "$(dirname "$1")" && cd "$(dirname "$1")" && pwd)/$(basename "$1") ;;
     *) echo "gpu-check: unknown option $1" >&2; usage; exit 2 ;;
   esac
   shift
@@ -56,6 +63,12 @@ step() {  # step NAME COMMAND...: runs it, logs to OUTDIR/NAME.log, records the 
     failures=$((failures + 1))
     tail -n 30 "$out/$name.log"
   fi
+  printf '  %s\n' "${summary[@]}" >"$out/summary.txt"
+  pack
+}
+pack() {  # --archive: OUTDIR as it stands, replaced whole (never a half-written archive)
+  [ -n "$archive" ] || return 0
+  tar czf "$archive.tmp" -C "$(dirname "$out")" "$(basename "$out")" && mv "$archive.tmp" "$archive"
 }
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
@@ -171,5 +184,6 @@ fi
 echo
 echo "gpu-check summary ($gpus GPU(s), $(date -u +%FT%TZ)):"
 printf '  %s\n' "${summary[@]}" | tee "$out/summary.txt"
+pack
 [ -f "$out/table.md" ] && cat "$out/table.md"
 exit $((failures > 0))
