@@ -214,6 +214,8 @@ TEST(Mlx5Prm, LayoutIsTheKernels) {
       {"query_hca_cap_out.capability.cmd_hca_cap.log_pg_sz", in_cap(cap::log_pg_sz)},
       {"query_hca_cap_out.capability.cmd_hca_cap.bf", in_cap(cap::bf)},
       {"query_hca_cap_out.capability.cmd_hca_cap.log_bf_reg_size", in_cap(cap::log_bf_reg_size)},
+      {"query_hca_cap_out.capability.cmd_hca_cap.sq_ts_format", in_cap(cap::sq_ts_format)},
+      {"query_hca_cap_out.capability.roce_cap.qp_ts_format", in_cap(cap::roce_qp_ts_format)},
       {"query_hca_cap_out.capability.atomic_caps.atomic_operations", in_cap(cap::atomic_operations)},
       {"query_hca_cap_out.capability.atomic_caps.atomic_size_qp", in_cap(cap::atomic_size_qp)},
 
@@ -306,6 +308,7 @@ TEST(Mlx5Prm, SizesOpcodesAndEnumsAreTheKernels) {
   EXPECT_EQ(kernel_value("MLX5_CMD_OP_RTR2RTS_QP"), op::rtr2rts_qp);
   EXPECT_EQ(kernel_value("MLX5_SET_HCA_CAP_OP_MOD_GENERAL_DEVICE"), cap_general);
   EXPECT_EQ(kernel_value("MLX5_SET_HCA_CAP_OP_MOD_ATOMIC"), cap_atomic);
+  EXPECT_EQ(kernel_value("MLX5_SET_HCA_CAP_OP_MOD_ROCE"), cap_roce);
   EXPECT_EQ(kernel_value("MLX5_QPC_ST_RC"), st_rc);
   EXPECT_EQ(kernel_value("MLX5_QPC_PM_STATE_MIGRATED"), pm_state_migrated);
   EXPECT_EQ(kernel_value("MLX5_QPC_ATOMIC_MODE_UP_TO_8B"), atomic_mode_up_to_8b);
@@ -463,7 +466,7 @@ TEST(Mlx5Prm, ValuesThatDoNotFitAreRefused) {
 // ---- commands, byte for byte -------------------------------------------------------------------
 
 TEST(Mlx5Prm, QueryHcaCapIn) {
-  for (std::uint16_t group : {cap_general, cap_atomic}) {
+  for (std::uint16_t group : {cap_general, cap_atomic, cap_roce}) {
     bytes ref(kernel_bytes("query_hca_cap_in"), 0);
     ref_set(ref, "query_hca_cap_in.opcode", kernel_value("MLX5_CMD_OP_QUERY_HCA_CAP"));
     ref_set(ref, "query_hca_cap_in.op_mod", static_cast<std::uint64_t>(group) << 1 | 1u);  // current values
@@ -715,10 +718,21 @@ TEST(Mlx5Prm, ParseCapabilities) {
     EXPECT_EQ(c.log_pg_sz, k("log_pg_sz"));
     EXPECT_EQ(c.bf, k("bf"));
     EXPECT_EQ(c.log_bf_reg_size, k("log_bf_reg_size"));
+    EXPECT_EQ(c.sq_ts_format, k("sq_ts_format"));
+    EXPECT_EQ(parse_roce_qp_ts_format(out.data()),
+              ref_get(out, kernel("query_hca_cap_out.capability.roce_cap.qp_ts_format")));
     const atomic_caps a = parse_atomic_caps(out.data());
     EXPECT_EQ(a.operations, ref_get(out, kernel("query_hca_cap_out.capability.atomic_caps.atomic_operations")));
     EXPECT_EQ(a.size_qp, ref_get(out, kernel("query_hca_cap_out.capability.atomic_caps.atomic_size_qp")));
   }
+}
+
+// The kernel's mlx5_get_qp_default_ts: free-running only where that is the only format.
+TEST(Mlx5Prm, QpTimestampFormatFollowsTheDevice) {
+  EXPECT_EQ(qp_ts_format(static_cast<std::uint32_t>(kernel_value("MLX5_TIMESTAMP_FORMAT_CAP_FREE_RUNNING"))),
+            static_cast<std::uint32_t>(kernel_value("MLX5_TIMESTAMP_FORMAT_FREE_RUNNING")));
+  for (std::uint32_t cap : {1u, 2u})  // real time only; both
+    EXPECT_EQ(qp_ts_format(cap), static_cast<std::uint32_t>(kernel_value("MLX5_TIMESTAMP_FORMAT_DEFAULT")));
 }
 
 TEST(Mlx5Prm, FloorLog2) {

@@ -181,7 +181,11 @@ GIO_DEVICE_OUTLINE inline void ring_marked(const gda_qp& q, gda_mode mode, std::
   }
   platform::st_relaxed_sys_bits(&q.dbrec[mlx5::snd_dbr], mlx5::sq_dbrec_be(static_cast<std::uint32_t>(to)));
   platform::fence_acq_rel_system();  // the record before the doorbell: the NIC fetches up to the record
-  platform::st_relaxed_sys_bits(q.uar, doorbell_of(q.sq[slot_of(q, to - 1)]));
+  // QPs may share a doorbell register (rdma-core's shared BlueFlame registers for verbs QPs): lanes
+  // ringing two of them in one store instruction would be merged into one doorbell, and the QP
+  // whose doorbell is lost is never processed. One lane at a time.
+  const std::uint64_t doorbell = doorbell_of(q.sq[slot_of(q, to - 1)]);
+  platform::one_lane_at_a_time([&] { platform::st_relaxed_sys_bits(q.uar, doorbell); });
   platform::st_release_sys_bits(word(&q.state->posted), to);  // system scope: this doorbell reaches the NIC first
 }
 

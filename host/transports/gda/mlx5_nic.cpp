@@ -24,8 +24,10 @@
 //    memory and the GPU runtime maps them, and the UAR page, into the GPU.
 //
 // Nothing here has run on a NIC: there is none where it was written. What is checked without one
-// is in tests/unit/mlx5_nic_select_test.cpp (the pure decisions of mlx5_nic_select.hpp) and
-// tests/unit/mlx5_prm_test.cpp (the PRM commands, byte for byte against the kernel's mlx5_ifc.h).
+// is in tests/unit/mlx5_nic_select_test.cpp (the pure decisions of mlx5_nic_select.hpp),
+// tests/unit/mlx5_prm_test.cpp (the PRM commands, byte for byte against the kernel's mlx5_ifc.h)
+// and tests/unit/mlx5_nic_fake_test.cpp (this file end to end against a fake rdma-core: the calls
+// and DevX commands in order, what they name, teardown, and the error paths).
 #include <arpa/inet.h>
 #include <dlfcn.h>
 #include <hwloc.h>
@@ -958,6 +960,15 @@ class mlx5_nic final : public nic {
     if (!why.empty()) return why;
     caps_ = prm::parse_general_caps(out.data());
     if (!caps_.rc) return "QUERY_HCA_CAP reports no RC transport";
+    // The QPs' timestamp format, as the kernel picks it for its own QPs: a RoCE device answers in
+    // its RoCE capabilities. Free-running on a NIC whose clock runs real time only is refused.
+    std::uint32_t ts_supported = caps_.sq_ts_format;
+    if (dev_.link == sel::link_ethernet && caps_.roce) {
+      const std::string roce_why = query_hca_cap(*api_, dev_.context, dev_.devx, prm::cap_roce, &out);
+      if (!roce_why.empty()) return roce_why;
+      ts_supported = prm::parse_roce_qp_ts_format(out.data());
+    }
+    ts_format_ = prm::qp_ts_format(ts_supported);
     mlx5dv_pd dv_pd{};
     mlx5dv_obj obj{};
     obj.pd.in = pd_;
@@ -1041,7 +1052,8 @@ class mlx5_nic final : public nic {
 
   // The QP's doorbell page: a dedicated non-cached one where rdma-core has that kind (v45+), else a
   // BlueFlame page (an 8-byte store to its register is a plain doorbell), else the context's
-  // shared non-cached page (plan Step 3, P12).
+  // shared non-cached page (plan Step 3, P12). On that last one every QP rings the same register;
+  // the device rings one lane at a time (gda.hpp, ring_marked), so no doorbell is merged away.
   mlx5dv_devx_uar* alloc_doorbell_uar() {
     std::string tried;
     const std::pair<std::uint32_t, const char*> kinds[] = {
@@ -1129,6 +1141,7 @@ class mlx5_nic final : public nic {
     r.log_sq_size = log_sq;
     r.user_index = index & 0xffffff;
     r.log_page_size = qp_log_page_size;
+    r.ts_format = ts_format_;
     r.wq_umem_id = dx.sq_umem->umem_id;
     r.dbr_umem_id = dx.dbr_umem->umem_id;
     r.dbr_offset = qp_dbr_offset;
@@ -1200,7 +1213,8 @@ class mlx5_nic final : public nic {
     a.tclass = 0;
     if (a.roce) {
       a.rmac = next_hop_mac(p.gid, to);
-      a.udp_sport = sel::roce_udp_sport(local_qpn, p.qpn);
+      // RoCE v2's UDP source port (for ECMP); the field is reserved under RoCE v1.
+      if (dev_.gid_kind == sel::gid_type::roce_v2) a.udp_sport = sel::roce_udp_sport(local_qpn, p.qpn);
     }
     return a;
   }
@@ -1250,16 +1264,27 @@ class mlx5_nic final : public nic {
   void destroy_devx(queue_pair& q) noexcept {
     devx_qp& dx = q.dx;
     const std::string qp = hex(q.rings.qpn), cq = hex(dx.cqn);
-    auto report = [&](const char* call, const std::string& of, int rc) {
+    auto report = [&](const char* call, const std::string& of, int rc) {  // true when it worked
       if (rc)
         std::fprintf(stderr, "gio: gda: %s: %s(%s) failed: %s\n", dev_.name.c_str(), call, of.c_str(),
                      errno_text(error_of(rc)).c_str());
+      return rc == 0;
     };
-    if (dx.qp) report("mlx5dv_devx_obj_destroy", "QP " + qp, api_->devx_obj_destroy(dx.qp));
-    if (dx.cq) report("mlx5dv_devx_obj_destroy", "CQ " + cq, api_->devx_obj_destroy(dx.cq));
+    bool objects_gone = true;  // else the NIC may still write the rings: they are kept (leaked)
+    if (dx.qp) objects_gone &= report("mlx5dv_devx_obj_destroy", "QP " + qp, api_->devx_obj_destroy(dx.qp));
+    if (dx.cq) objects_gone &= report("mlx5dv_devx_obj_destroy", "CQ " + cq, api_->devx_obj_destroy(dx.cq));
     if (dx.uar) api_->devx_free_uar(dx.uar);
-    for (mlx5dv_devx_umem* umem : {dx.sq_umem, dx.cq_umem, dx.dbr_umem})
-      if (umem) report("mlx5dv_devx_umem_dereg", "umem of QP " + qp, api_->devx_umem_dereg(umem));
+    if (!objects_gone) {
+      std::fprintf(stderr, "gio: gda: %s: QP %s's rings stay registered and allocated: the NIC may still use them\n",
+                   dev_.name.c_str(), qp.c_str());
+      dx = devx_qp{};
+      return;
+    }
+    const std::pair<mlx5dv_devx_umem*, const char*> umems[] = {
+        {dx.sq_umem, "send queue"}, {dx.cq_umem, "completion queue"}, {dx.dbr_umem, "doorbell records"}};
+    for (const auto& [umem, ring] : umems)
+      if (umem)
+        report("mlx5dv_devx_umem_dereg", std::string(ring) + " umem of QP " + qp, api_->devx_umem_dereg(umem));
     if (dx.allocation) {
       try {
         gpu_.free_device(dx.allocation);
@@ -1357,6 +1382,7 @@ class mlx5_nic final : public nic {
   // PD's number, and what every DevX CQ shares.
   std::string devx_refused_;
   prm::hca_caps caps_;
+  std::uint32_t ts_format_ = 0;  // every DevX QP's qpc.ts_format (devx_refusal)
   std::uint32_t pdn_ = 0;
   mlx5dv_devx_uar* cq_uar_ = nullptr;
   std::uint32_t eqn_ = 0;

@@ -104,6 +104,7 @@ inline constexpr std::uint16_t rtr2rts_qp = 0x504;
 
 inline constexpr std::uint16_t cap_general = 0x0;  // MLX5_SET_HCA_CAP_OP_MOD_GENERAL_DEVICE
 inline constexpr std::uint16_t cap_atomic = 0x3;   // MLX5_SET_HCA_CAP_OP_MOD_ATOMIC
+inline constexpr std::uint16_t cap_roce = 0x4;     // MLX5_SET_HCA_CAP_OP_MOD_ROCE
 inline constexpr std::uint32_t st_rc = 0x0;        // MLX5_QPC_ST_RC
 inline constexpr std::uint32_t pm_state_migrated = 0x3;
 inline constexpr std::uint32_t rq_type_zero_len = 0x3;  // MLX5_ZERO_LEN_RQ (linux/mlx5/qp.h)
@@ -158,6 +159,9 @@ inline constexpr field umem_uid_0{0x252, 1, "cmd_hca_cap.umem_uid_0"};
 inline constexpr field log_pg_sz{0x258, 8, "cmd_hca_cap.log_pg_sz"};
 inline constexpr field bf{0x260, 1, "cmd_hca_cap.bf"};
 inline constexpr field log_bf_reg_size{0x26b, 5, "cmd_hca_cap.log_bf_reg_size"};
+inline constexpr field sq_ts_format{0x440, 2, "cmd_hca_cap.sq_ts_format"};
+// roce_cap
+inline constexpr field roce_qp_ts_format{0x1e, 2, "roce_cap.qp_ts_format"};
 // atomic_caps
 inline constexpr field atomic_operations{0x90, 16, "atomic_caps.atomic_operations"};
 inline constexpr field atomic_size_qp{0xb0, 16, "atomic_caps.atomic_size_qp"};
@@ -281,6 +285,7 @@ struct hca_caps {
   std::uint32_t port_type = 0, num_ports = 0, log_max_msg = 0, cqe_version = 0;
   std::uint32_t roce = 0, atomic = 0, cq_oi = 0, rc = 0;
   std::uint32_t uar_4k = 0, uar_sz = 0, umem_uid_0 = 0, log_pg_sz = 0, bf = 0, log_bf_reg_size = 0;
+  std::uint32_t sq_ts_format = 0;  // timestamp formats an SQ may use (MLX5_TIMESTAMP_FORMAT_CAP_*)
 };
 
 // QUERY_HCA_CAP(general) outbox -> caps. The outbox must be query_hca_cap_out_bytes long.
@@ -307,8 +312,20 @@ inline hca_caps parse_general_caps(const std::uint8_t* out) {
   c.log_pg_sz = read(cap::log_pg_sz);
   c.bf = read(cap::bf);
   c.log_bf_reg_size = read(cap::log_bf_reg_size);
+  c.sq_ts_format = read(cap::sq_ts_format);
   return c;
 }
+
+// QUERY_HCA_CAP(roce) outbox -> the timestamp formats a QP may use (MLX5_TIMESTAMP_FORMAT_CAP_*).
+inline std::uint32_t parse_roce_qp_ts_format(const std::uint8_t* out) {
+  return static_cast<std::uint32_t>(get(out, layout::in_cap(layout::cap::roce_qp_ts_format)));
+}
+
+// A QP's ts_format from what the device supports, as the kernel chooses it
+// (mlx5_get_qp_default_ts): free-running (0) where that is all it has, else the device's
+// default (1). A free-running QP on a device in real-time-only mode is refused (BAD_PARAM).
+// `supported`: roce_cap.qp_ts_format when RoCE is on, else cmd_hca_cap.sq_ts_format.
+inline std::uint32_t qp_ts_format(std::uint32_t supported) { return supported == 0 ? 0u : 1u; }
 
 struct atomic_caps {
   std::uint32_t operations = 0;  // MLX5_ATOMIC_OPS_* bits

@@ -33,6 +33,15 @@ GIO_DEVICE void wave_barrier() {
   const unsigned lanes = wave_lanes();
   __syncwarp(lanes == wave_size ? 0xffffffffu : (1u << lanes) - 1u);
 }
+// Runs f() on each lane that calls this, one lane after another: stores that would otherwise be
+// one instruction of several lanes (merged into one where they hit the same address) stay apart.
+template <class F> GIO_DEVICE void one_lane_at_a_time(F&& f) {
+  const unsigned active = __activemask();
+  for (unsigned rest = active; rest != 0; rest &= rest - 1) {
+    if (lane() == static_cast<unsigned>(__ffs(static_cast<int>(rest)) - 1)) f();
+    __syncwarp(active);
+  }
+}
 
 // Fences. acq_rel orders earlier loads/stores before later ones (not store->load); sc also
 // orders store->load, which shmem_quiet needs (a put followed by a get must not be reordered).

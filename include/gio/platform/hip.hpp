@@ -36,6 +36,13 @@ GIO_DEVICE void wave_barrier() {
   __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "wavefront");
   __builtin_amdgcn_wave_barrier();
 }
+// Runs f() on each lane that calls this, one lane after another: stores that would otherwise be
+// one instruction of several lanes (merged into one where they hit the same address) stay apart.
+template <class F> GIO_DEVICE void one_lane_at_a_time(F&& f) {
+  for (unsigned long long rest = __ballot(1); rest != 0; rest &= rest - 1) {
+    if (lane() == static_cast<unsigned>(__ffsll(rest) - 1)) f();
+  }
+}
 
 GIO_DEVICE void fence_acq_rel_wg() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "workgroup"); }
 GIO_DEVICE void fence_acq_rel_device() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent"); }
