@@ -561,7 +561,7 @@ class mlx5_nic final : public nic {
   // order of creation; rdma-core itself is dlclosed when api_ goes (last member destroyed).
   ~mlx5_nic() override {
     for (auto& q : qps_) destroy(*q);
-    if (cq_uar_) api_->devx_free_uar(cq_uar_);  // after every CQ that named its page
+    if (cq_uar_ && !cq_uar_is_context_nc_) api_->devx_free_uar(cq_uar_);  // after every CQ that named its page
     for (ibv_mr* mr : mrs_) api_->dereg_mr(mr);
     if (pd_) api_->dealloc_pd(pd_);
     if (dev_.context) api_->close_device(dev_.context);
@@ -770,6 +770,7 @@ class mlx5_nic final : public nic {
     mlx5dv_devx_umem* cq_umem = nullptr;
     mlx5dv_devx_umem* dbr_umem = nullptr;  // both doorbell records
     mlx5dv_devx_uar* uar = nullptr;        // the QP's doorbell register
+    bool uar_is_context_nc = false;        // rdma-core's per-context NC page: not ours to free
     mlx5dv_devx_obj* cq = nullptr;
     mlx5dv_devx_obj* qp = nullptr;
     std::uint32_t cqn = 0;
@@ -1054,15 +1055,20 @@ class mlx5_nic final : public nic {
   // BlueFlame page (an 8-byte store to its register is a plain doorbell), else the context's
   // shared non-cached page (plan Step 3, P12). On that last one every QP rings the same register;
   // the device rings one lane at a time (gda.hpp, ring_marked), so no doorbell is merged away.
-  mlx5dv_devx_uar* alloc_doorbell_uar() {
+  // rdma-core answers every NC request with the context's one NC page (mlx5_get_singleton_nc_uar),
+  // which lives and dies with the context: `context_nc` says so, and it is never freed here.
+  mlx5dv_devx_uar* alloc_doorbell_uar(bool* context_nc) {
     std::string tried;
     const std::pair<std::uint32_t, const char*> kinds[] = {
         {uar_nc_dedicated, "NC_DEDICATED"}, {MLX5DV_UAR_ALLOC_TYPE_BF, "BF"}, {MLX5DV_UAR_ALLOC_TYPE_NC, "NC"}};
     for (const auto& [kind, name] : kinds) {
       errno = 0;
       if (mlx5dv_devx_uar* uar = api_->devx_alloc_uar(dev_.context, kind)) {
-        if (uar->reg_addr) return uar;
-        api_->devx_free_uar(uar);
+        if (uar->reg_addr) {
+          *context_nc = kind == MLX5DV_UAR_ALLOC_TYPE_NC;
+          return uar;
+        }
+        if (kind != MLX5DV_UAR_ALLOC_TYPE_NC) api_->devx_free_uar(uar);
         tried += std::string(tried.empty() ? "" : ", ") + name + ": no register address";
         continue;
       }
@@ -1077,6 +1083,7 @@ class mlx5_nic final : public nic {
     if (!cq_uar_) {
       errno = 0;
       cq_uar_ = api_->devx_alloc_uar(dev_.context, MLX5DV_UAR_ALLOC_TYPE_NC);
+      cq_uar_is_context_nc_ = cq_uar_ != nullptr;
       if (!cq_uar_) {
         const int nc = error_of(-1);
         errno = 0;
@@ -1121,7 +1128,7 @@ class mlx5_nic final : public nic {
     dx.cq_umem = register_umem(base + l.cq, l.cq_bytes, "completion queue");
     dx.dbr_umem = register_umem(base + l.dbr, l.dbr_bytes, "doorbell records");
     ensure_cq_prerequisites();
-    dx.uar = alloc_doorbell_uar();
+    dx.uar = alloc_doorbell_uar(&dx.uar_is_context_nc);
 
     prm::cq_params c;
     c.log_cq_size = log_cq;
@@ -1273,7 +1280,7 @@ class mlx5_nic final : public nic {
     bool objects_gone = true;  // else the NIC may still write the rings: they are kept (leaked)
     if (dx.qp) objects_gone &= report("mlx5dv_devx_obj_destroy", "QP " + qp, api_->devx_obj_destroy(dx.qp));
     if (dx.cq) objects_gone &= report("mlx5dv_devx_obj_destroy", "CQ " + cq, api_->devx_obj_destroy(dx.cq));
-    if (dx.uar) api_->devx_free_uar(dx.uar);
+    if (dx.uar && !dx.uar_is_context_nc) api_->devx_free_uar(dx.uar);
     if (!objects_gone) {
       std::fprintf(stderr, "gio: gda: %s: QP %s's rings stay registered and allocated: the NIC may still use them\n",
                    dev_.name.c_str(), qp.c_str());
@@ -1385,6 +1392,7 @@ class mlx5_nic final : public nic {
   std::uint32_t ts_format_ = 0;  // every DevX QP's qpc.ts_format (devx_refusal)
   std::uint32_t pdn_ = 0;
   mlx5dv_devx_uar* cq_uar_ = nullptr;
+  bool cq_uar_is_context_nc_ = false;
   std::uint32_t eqn_ = 0;
   bool have_eqn_ = false;
   std::mt19937 psn_seed_;

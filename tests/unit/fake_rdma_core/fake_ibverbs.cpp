@@ -284,7 +284,16 @@ ibv_context* ibv_open_device(ibv_device* device) {
   return c;
 }
 
-int ibv_close_device(ibv_context* context) { return remove(context, kind::context); }
+int ibv_close_device(ibv_context* context) {
+  auto nc = st().nc_singletons.find(context);  // the context's own NC page goes with it
+  if (nc != st().nc_singletons.end()) {
+    object* o = find(nc->second, kind::uar);
+    if (o) st().uars[o->record].live = false;
+    remove(nc->second, kind::uar);
+    st().nc_singletons.erase(nc);
+  }
+  return remove(context, kind::context);
+}
 
 int ibv_query_device(ibv_context* context, ibv_device_attr* attr) {
   if (int e = take_failure("ibv_query_device")) return e;

@@ -359,13 +359,14 @@ int umem_dereg(mlx5dv_devx_umem* umem) {
 }
 
 // A UAR page of its own (host memory standing for the device's MMIO page), the doorbell register
-// at 0x800 as on mlx5. rdma-core v44 knows the BF and NC kinds only.
+// at 0x800 as on mlx5. rdma-core v44 knows the BF and NC kinds only; NC is the context's one
+// page, the same for every request.
 mlx5dv_devx_uar* alloc_uar(ibv_context* context, std::uint32_t flags) {
   if (int e = take_failure("mlx5dv_devx_alloc_uar")) {
     errno = e;
     return nullptr;
   }
-  const bool known = flags == MLX5DV_UAR_ALLOC_TYPE_BF || flags == MLX5DV_UAR_ALLOC_TYPE_NC ||
+  const bool known = (flags == MLX5DV_UAR_ALLOC_TYPE_BF && st().cfg.bf_uar) || flags == MLX5DV_UAR_ALLOC_TYPE_NC ||
                      (flags == 1u << 31 && st().cfg.nc_dedicated_uar);
   if (!known) {
     errno = EOPNOTSUPP;
@@ -375,6 +376,8 @@ mlx5dv_devx_uar* alloc_uar(ibv_context* context, std::uint32_t flags) {
     errno = EINVAL;
     return nullptr;
   }
+  const bool nc = flags == MLX5DV_UAR_ALLOC_TYPE_NC;
+  if (nc && st().nc_singletons.count(context)) return st().nc_singletons[context];
   struct uar_memory {
     mlx5dv_devx_uar uar{};
     std::shared_ptr<std::uint8_t> page = pages(4096);
@@ -394,10 +397,16 @@ mlx5dv_devx_uar* alloc_uar(ibv_context* context, std::uint32_t flags) {
   o.record = st().uars.size() - 1;
   o.memory = u;
   add(&u->uar, std::move(o));
+  if (nc) st().nc_singletons[context] = &u->uar;
   return &u->uar;
 }
 
 void free_uar(mlx5dv_devx_uar* uar) {
+  for (const auto& [context, singleton] : st().nc_singletons)
+    if (singleton == uar) {
+      violation("mlx5dv_devx_free_uar of the context's NC page, which rdma-core owns");
+      return;
+    }
   object* o = find(uar, kind::uar);
   const std::size_t record = o ? o->record : 0;
   if (remove(uar, kind::uar) == 0) st().uars[record].live = false;

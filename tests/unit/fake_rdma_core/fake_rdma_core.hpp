@@ -26,6 +26,7 @@ struct config {
   int active_mtu = IBV_MTU_4096;        // enum ibv_mtu
   bool devx = true;                     // mlx5dv_open_device(MLX5DV_CONTEXT_FLAGS_DEVX) succeeds
   bool nc_dedicated_uar = false;        // rdma-core v45's UAR kind (v44, installed here, refuses it)
+  bool bf_uar = true;                   // BlueFlame UAR pages (none left: the NC page remains)
   std::uint32_t ts_format_cap = 0;      // sq_ts_format / roce qp_ts_format: 0 free-running only,
                                         // 1 real time only (a free-running QP is refused), 2 both
   std::uint32_t sq_wqebbs_per_wr = 2;   // verbs SQ sizing: mlx5 reserves room for its largest RC WQE

@@ -55,6 +55,9 @@ struct state {
     std::size_t bytes;
   };
   std::map<int, range> dmabufs;
+  // Each context's non-cached UAR page: rdma-core answers every NC request with this one page
+  // (mlx5_get_singleton_nc_uar), made once and freed with the context, never by its user.
+  std::map<const ibv_context*, mlx5dv_devx_uar*> nc_singletons;
   std::uint32_t next_id = 1;
 };
 
