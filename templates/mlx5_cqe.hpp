@@ -22,6 +22,14 @@ GIO_HOST_DEVICE_INLINE constexpr bool cqe_ready(std::uint8_t op_own, std::uint32
          (op_own & cqe_owner_mask) == ((ci >> log_size) & 1u);
 }
 
+// A fresh CQ's contents: every CQE's opcode INVALID with owner 0, as rdma-core's mlx5_alloc_cq_buf
+// leaves them, so that no slot reads as a completion before the NIC writes it. `ring` holds
+// `count` 64-byte CQEs (host memory: an image to copy, or the ring itself).
+inline void mark_cqes_invalid(void* ring, std::size_t count) {
+  auto* cqe = static_cast<cqe64*>(ring);
+  for (std::size_t i = 0; i < count; ++i) cqe[i].op_own = static_cast<std::uint8_t>(cqe_opcode::invalid << 4);
+}
+
 GIO_HOST_DEVICE_INLINE constexpr bool cqe_opcode_is_error(std::uint8_t op) {
   return op == cqe_opcode::req_err || op == cqe_opcode::resp_err;
 }

@@ -26,6 +26,7 @@
 #include "engine.hpp"
 #include "fault_spec.hpp"
 #include "gio/platform/platform.hpp"
+#include "gio/templates/mlx5_cqe.hpp"
 #include "runtime.hpp"
 #include "transports/gda/nic.hpp"
 
@@ -242,10 +243,8 @@ class model_nic final : public gda::nic {
     const std::size_t cq_bytes = sizeof(mlx5::cqe64) << log_cq;
     const std::size_t dbrec_off = sq_bytes + cq_bytes;
     const std::size_t total = dbrec_off + 2 * 64;
-    // Every CQE invalid, owner 0, as rdma-core initialises a CQ (op_own = MLX5_CQE_INVALID << 4).
     std::vector<unsigned char> cq_image(cq_bytes, 0);
-    for (std::size_t i = 0; i < (std::size_t{1} << log_cq); ++i)
-      cq_image[i * sizeof(mlx5::cqe64) + offsetof(mlx5::cqe64, op_own)] = mlx5::cqe_opcode::invalid << 4;
+    mlx5::mark_cqes_invalid(cq_image.data(), std::size_t{1} << log_cq);
     const bool host = where == gda::placement::host;
     auto* memory = static_cast<unsigned char*>(host ? rt::host_alloc(total) : rt::device_alloc(total));
     try {

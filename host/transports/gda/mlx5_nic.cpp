@@ -41,6 +41,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -48,6 +49,7 @@
 #include <utility>
 #include <vector>
 
+#include "gio/templates/mlx5_cqe.hpp"
 #include "transports/gda/mlx5_nic_select.hpp"
 #include "transports/gda/mlx5_prm.hpp"
 #include "transports/gda/nic.hpp"
@@ -207,11 +209,10 @@ struct rdma_core {
     need(mlx5, "mlx5dv_is_supported", is_supported, &missing);
     need(mlx5, "mlx5dv_init_obj", init_obj, &missing);
     need(mlx5, "mlx5dv_create_cq", dv_create_cq, &missing);
-    need(mlx5, "mlx5dv_open_device", dv_open_device, nullptr);
-    need(mlx5, "mlx5dv_devx_general_cmd", devx_general_cmd, nullptr);
     if (!missing.empty()) return "rdma-core unusable (libmlx5.so.1 lacks " + missing + ")";
-    // DevX: all or nothing (placement::gpu is refused, naming what is missing); reg_ex only adds
-    // dma-buf registration to the peer-memory umem_reg.
+    // DevX: all or nothing for placement::gpu (refused, naming what is missing); open_device and
+    // general_cmd alone still give the atomic capabilities; reg_ex only adds dma-buf registration
+    // to the peer-memory umem_reg.
     need(mlx5, "mlx5dv_open_device", dv_open_device, &devx_missing);
     need(mlx5, "mlx5dv_devx_general_cmd", devx_general_cmd, &devx_missing);
     need(mlx5, "mlx5dv_devx_umem_reg", devx_umem_reg, &devx_missing);
@@ -866,10 +867,9 @@ class mlx5_nic final : public nic {
     if (dv_cq.cqe_cnt != cq_depth)
       throw std::runtime_error(what + ": rdma-core made the CQ " + std::to_string(dv_cq.cqe_cnt) +
                                " CQEs deep, not " + std::to_string(cq_depth));
-    // rdma-core initialises every CQE to opcode INVALID, owner 0 (mlx5_alloc_cq_buf); done again
-    // here so the contract (all invalid) does not rest on that.
-    for (std::uint32_t i = 0; i < cq_depth; ++i)
-      static_cast<std::uint8_t*>(dv_cq.buf)[static_cast<std::size_t>(i) * cqe_bytes + 63] = MLX5_CQE_INVALID << 4;
+    // rdma-core initialises every CQE so (mlx5_alloc_cq_buf); done again here so the contract
+    // (all invalid) does not rest on that.
+    templates::mlx5::mark_cqes_invalid(dv_cq.buf, cq_depth);
 
     // QP: RC, SQ only (no RQ: zero-length RQ), one SGE, inline data for the 28-byte inline
     // template. sq_sig_all must stay 0 (the device sets CQ_UPDATE per WQE instead): with it set,
@@ -1007,8 +1007,7 @@ class mlx5_nic final : public nic {
     const auto at = reinterpret_cast<std::uintptr_t>(dx.allocation);
     char* base = reinterpret_cast<char*>(round_up(at, gpu_ring_page));
     std::vector<std::uint8_t> image(l.total, 0);
-    for (std::size_t i = 0; i < (std::size_t{1} << log_cq); ++i)
-      image[l.cq + i * cqe_bytes + cqe_bytes - 1] = MLX5_CQE_INVALID << 4;
+    templates::mlx5::mark_cqes_invalid(image.data() + l.cq, std::size_t{1} << log_cq);
     gpu_.copy_to_device(base, image.data(), image.size());
     return base;
   }
@@ -1051,48 +1050,46 @@ class mlx5_nic final : public nic {
     return umem;
   }
 
+  // A DevX UAR page of the first kind in `kinds` that rdma-core gives (with a register address);
+  // `context_nc` says whether it is the context's NC page. rdma-core answers every NC request
+  // with that one page (mlx5_get_singleton_nc_uar), which lives and dies with the context: it is
+  // never freed here. `purpose` goes into the error.
+  struct uar_kind {
+    std::uint32_t type;
+    const char* name;
+  };
+  mlx5dv_devx_uar* alloc_uar(std::initializer_list<uar_kind> kinds, const char* purpose, bool* context_nc) {
+    std::string tried;
+    for (const uar_kind& k : kinds) {
+      errno = 0;
+      mlx5dv_devx_uar* uar = api_->devx_alloc_uar(dev_.context, k.type);
+      const bool nc = k.type == MLX5DV_UAR_ALLOC_TYPE_NC;
+      if (uar && uar->reg_addr) {
+        *context_nc = nc;
+        return uar;
+      }
+      if (uar && !nc) api_->devx_free_uar(uar);
+      tried += std::string(tried.empty() ? "" : ", ") + k.name + ": " +
+               (uar ? std::string("no register address") : errno_text(error_of(-1)));
+    }
+    throw std::runtime_error(std::string("mlx5dv_devx_alloc_uar for ") + purpose + " failed (" + tried + ")");
+  }
+
   // The QP's doorbell page: a dedicated non-cached one where rdma-core has that kind (v45+), else a
   // BlueFlame page (an 8-byte store to its register is a plain doorbell), else the context's
   // shared non-cached page (plan Step 3, P12). On that last one every QP rings the same register;
   // the device rings one lane at a time (gda.hpp, ring_marked), so no doorbell is merged away.
-  // rdma-core answers every NC request with the context's one NC page (mlx5_get_singleton_nc_uar),
-  // which lives and dies with the context: `context_nc` says so, and it is never freed here.
   mlx5dv_devx_uar* alloc_doorbell_uar(bool* context_nc) {
-    std::string tried;
-    const std::pair<std::uint32_t, const char*> kinds[] = {
-        {uar_nc_dedicated, "NC_DEDICATED"}, {MLX5DV_UAR_ALLOC_TYPE_BF, "BF"}, {MLX5DV_UAR_ALLOC_TYPE_NC, "NC"}};
-    for (const auto& [kind, name] : kinds) {
-      errno = 0;
-      if (mlx5dv_devx_uar* uar = api_->devx_alloc_uar(dev_.context, kind)) {
-        if (uar->reg_addr) {
-          *context_nc = kind == MLX5DV_UAR_ALLOC_TYPE_NC;
-          return uar;
-        }
-        if (kind != MLX5DV_UAR_ALLOC_TYPE_NC) api_->devx_free_uar(uar);
-        tried += std::string(tried.empty() ? "" : ", ") + name + ": no register address";
-        continue;
-      }
-      tried += std::string(tried.empty() ? "" : ", ") + name + ": " + errno_text(error_of(-1));
-    }
-    throw std::runtime_error("mlx5dv_devx_alloc_uar for the doorbell failed (" + tried + ")");
+    return alloc_uar({{uar_nc_dedicated, "NC_DEDICATED"}, {MLX5DV_UAR_ALLOC_TYPE_BF, "BF"}, {MLX5DV_UAR_ALLOC_TYPE_NC, "NC"}},
+                     "the doorbell", context_nc);
   }
 
   // What every DevX CQ names: a UAR page (never rung: gio arms no CQ) and the EQ of vector 0.
   // Made once per device.
   void ensure_cq_prerequisites() {
-    if (!cq_uar_) {
-      errno = 0;
-      cq_uar_ = api_->devx_alloc_uar(dev_.context, MLX5DV_UAR_ALLOC_TYPE_NC);
-      cq_uar_is_context_nc_ = cq_uar_ != nullptr;
-      if (!cq_uar_) {
-        const int nc = error_of(-1);
-        errno = 0;
-        cq_uar_ = api_->devx_alloc_uar(dev_.context, MLX5DV_UAR_ALLOC_TYPE_BF);
-        if (!cq_uar_)
-          throw std::runtime_error("mlx5dv_devx_alloc_uar for the CQs failed (NC: " + errno_text(nc) +
-                                   ", BF: " + errno_text(error_of(-1)) + ")");
-      }
-    }
+    if (!cq_uar_)
+      cq_uar_ = alloc_uar({{MLX5DV_UAR_ALLOC_TYPE_NC, "NC"}, {MLX5DV_UAR_ALLOC_TYPE_BF, "BF"}}, "the CQs",
+                          &cq_uar_is_context_nc_);
     if (!have_eqn_) {
       if (int rc = api_->devx_query_eqn(dev_.context, 0, &eqn_))
         throw std::runtime_error("mlx5dv_devx_query_eqn(vector 0) failed: " + errno_text(error_of(rc)));

@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "gio/templates/endian.hpp"
+
 namespace gio::transports::gda::prm {
 
 // ---- fields ------------------------------------------------------------------------------------
@@ -39,16 +41,16 @@ constexpr bool well_formed(field f) {
 
 constexpr field at(field f, std::uint32_t base, const char* name) { return {base + f.bit, f.bits, name}; }
 
+// A big-endian word of a buffer (no alignment assumed).
 inline std::uint32_t load_be32(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 |
-         static_cast<std::uint32_t>(p[2]) << 8 | p[3];
+  std::uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return templates::from_be32(v);
 }
 
 inline void store_be32(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v >> 24);
-  p[1] = static_cast<std::uint8_t>(v >> 16);
-  p[2] = static_cast<std::uint8_t>(v >> 8);
-  p[3] = static_cast<std::uint8_t>(v);
+  const std::uint32_t be = templates::to_be32(v);
+  std::memcpy(p, &be, sizeof be);
 }
 
 inline bool fits(field f, std::uint64_t value) { return f.bits >= 64 || (value >> f.bits) == 0; }

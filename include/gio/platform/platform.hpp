@@ -25,11 +25,11 @@
 #endif
 #if GIO_GDA_OUTLINE == 1
 #define GIO_DEVICE_OUTLINE __device__ __noinline__
-#define GIO_DEVICE_GDA_ENTRY __device__ __attribute__((always_inline))
-#elif GIO_GDA_OUTLINE == 2
-#define GIO_DEVICE_OUTLINE __device__ __attribute__((always_inline))
-#define GIO_DEVICE_GDA_ENTRY __device__ __noinline__
 #else
 #define GIO_DEVICE_OUTLINE __device__ __attribute__((always_inline))
+#endif
+#if GIO_GDA_OUTLINE == 2
+#define GIO_DEVICE_GDA_ENTRY __device__ __noinline__
+#else
 #define GIO_DEVICE_GDA_ENTRY __device__ __attribute__((always_inline))
 #endif
