@@ -44,11 +44,22 @@ GIO_DEVICE peer_route route_world(const ctx& c, int pe, const char* call, source
 GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.team.stride; }
 
 // `pe` as the API user gives it: a PE of the context's team. The context's own window first.
+// The window's words are read before anything is decided, with no branch between them and the
+// caller's code: a GPU issues in order, so a load placed after the first use of a previous
+// call's result (a chain of fetch_adds, a counter just waited on) would wait for that result and
+// add its latency to every call; read up front, the loads overlap the previous call's round trip.
 GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
-  if (static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> pe) & 1u))
-    return {c.team_delta[pe], ((c.team_native_atomics >> pe) & 1u) != 0, false, world_pe(c, pe)};
-  return route_world(c, world_pe(c, pe), call, loc);
+  const unsigned slot = static_cast<unsigned>(pe);
+  const std::uint32_t reachable = c.team_reachable;
+  const std::uint32_t native = c.team_native_atomics;
+  const std::int64_t delta = c.team_delta[slot % handle_inline_peers];
+  const bool in_window = slot < handle_inline_peers && ((reachable >> (slot % 32u)) & 1u);
+  // The window's answer is the value coming in from this block (no block of its own for the
+  // loads to sink into); only a PE outside the window branches away.
+  peer_route where{delta, ((native >> (slot % 32u)) & 1u) != 0, false, world_pe(c, pe)};
+  if (!in_window) where = route_world(c, world_pe(c, pe), call, loc);
+  return where;
 }
 
 // When a put or get may return (OpenSHMEM's blocking and _nbi forms). On the load/store transport
