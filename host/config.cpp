@@ -91,6 +91,13 @@ const binding bindings[] = {
       "each doorbell to (cpu), or gpu where the platform maps the UAR and cpu where it refuses (auto)"},
      0, 0,
      [](settings& s, const parsed_value& v) { s.gda_doorbell = std::get<std::string>(v); }},
+    {{"GIO_GDA_HDP", kind::choice, "auto", "auto|on|off|emulate",
+      "AMD's HDP flushes around gda traffic (GIO paper 4.2): each GPU flushes its own before the NIC reads and "
+      "after the NIC wrote, and quiet, fence and put_signal write the target's register through the NIC. auto: "
+      "where every PE's GPU has the register and its NIC registers it; on: the same, or fail saying why not; "
+      "emulate (test-only): a GPU word stands in for each register, so the flushes run over the NIC model"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.gda_hdp = std::get<std::string>(v); }},
 };
 
 std::string_view trim(std::string_view text) {

@@ -42,6 +42,7 @@ struct settings {
   std::size_t gda_bounce;        // GIO_GDA_BOUNCE: staging buffer per context (bytes)
   std::string gda_rings;         // GIO_GDA_RINGS: gpu | host (where SQ, CQ and doorbell records live)
   std::string gda_doorbell;      // GIO_GDA_DOORBELL: auto | gpu | cpu (who rings the NIC's doorbell)
+  std::string gda_hdp;           // GIO_GDA_HDP: auto | on | off | emulate (AMD's HDP flushes around NIC traffic)
 };
 
 // Thrown for a malformed value: what() names the variable, the value and what was expected.

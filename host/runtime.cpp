@@ -548,7 +548,8 @@ runtime_report shmem_runtime_report() {
   if (r.gda_on)
     rep.network = std::string("gda ") + (r.gda.mode() == gda_mode::proxy ? "(ikn: CPU proxy posts)" : "(direct)") +
                   " over " + r.gda.description() + ", " + std::to_string(r.gda.contexts()) + " contexts, SQ depth " +
-                  std::to_string(r.settings.gda_sq_depth) + ", doorbells " + r.gda.doorbells();
+                  std::to_string(r.settings.gda_sq_depth) + ", doorbells " + r.gda.doorbells() +
+                  ", HDP " + r.gda.hdp();
   else if (!r.gda_off_reason.empty())
     rep.network = "gda off: " + r.gda_off_reason;
   else

@@ -103,6 +103,9 @@ class backend {
   // A dma-buf file descriptor for GPU memory [base, base + bytes) (host-page aligned), or -1 with
   // `why` where this build, driver or platform has none.
   virtual int dmabuf_fd(void* base, std::size_t bytes, std::string* why) = 0;
+  // This GPU's HDP flush register (AMD; GIO §4.2), at one address for the CPU, the GPU and the
+  // NIC's registration, or nullptr with `why` (NVIDIA has none).
+  virtual std::uint32_t* hdp_flush_register(std::string* why) = 0;
 
   virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;  // synchronous, any memory
   virtual void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) = 0;

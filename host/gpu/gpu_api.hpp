@@ -2,6 +2,7 @@
 // so one token-pasting name maps both (GIO_RT(Malloc) is cudaMalloc or hipMalloc). Only the host
 // runtime's GPU sources include this; it never reaches a public header.
 #pragma once
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -81,6 +82,28 @@ inline int export_dmabuf(void* base, std::size_t bytes, std::string* why) {
     return -1;
   }
   return fd;
+#endif
+}
+
+// The GPU's HDP (host data path) flush register, one 32-bit word that the CPU and the GPU both
+// address at the returned pointer (ROCr maps its MMIO page at one address for both); nullptr with
+// `why` where there is none. HIP's attribute query writes a whole pointer through its int*
+// argument, so the storage given to it must be pointer-sized. NVIDIA GPUs have no HDP: the NIC's
+// writes into their memory follow the GPUDirect RDMA ordering rules (docs/memory-model.md).
+inline std::uint32_t* hdp_flush_register(int ordinal, std::string* why) {
+#if defined(__HIPCC__)
+  unsigned int* reg = nullptr;
+  const rt_error status = hipDeviceGetAttribute(reinterpret_cast<int*>(&reg), hipDeviceAttributeHdpMemFlushCntl, ordinal);
+  if (status != hipSuccess) {
+    *why = std::string("hipDeviceGetAttribute(HdpMemFlushCntl): ") + hipGetErrorString(status);
+    return nullptr;
+  }
+  if (reg == nullptr) *why = "this ROCm runtime gives no HDP flush register address";
+  return reg;
+#else
+  (void)ordinal;
+  *why = "NVIDIA GPUs have no HDP";
+  return nullptr;
 #endif
 }
 

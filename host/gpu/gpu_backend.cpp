@@ -232,6 +232,10 @@ class gpu_backend final : public backend {
 
   // docs/transports.md, "Registration": the NIC registers the heap through this, else peer memory.
   int dmabuf_fd(void* base, std::size_t bytes, std::string* why) override { return export_dmabuf(base, bytes, why); }
+  std::uint32_t* hdp_flush_register(std::string* why) override {
+    activate();
+    return gpu::hdp_flush_register(ordinal_, why);
+  }
 
   void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) override {
     on_stream_or_now(stream, "completing a host collective", [&](stream_t s) { enqueue_collective(handle, c, s); });

@@ -155,6 +155,10 @@ class shm_backend final : public backend {
     *why = "no GPU in this build";
     return -1;
   }
+  std::uint32_t* hdp_flush_register(std::string* why) override {
+    *why = "no GPU in this build";
+    return nullptr;
+  }
   void rma(const device_handle&, const rma_request&, const stream_t*) override { throw no_gda(); }
   void quiet_network(const device_handle&, const stream_t*) override {}
 

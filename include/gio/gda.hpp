@@ -58,9 +58,15 @@ struct alignas(16) gda_qp {
   std::int32_t peer;                   // world PE at the other end
   std::uint32_t lkey;                  // the local heap's key (every local address gda posts is in it)
   std::uint32_t rkey;                  // the peer heap's key
+  // The peer GPU's HDP flush register as its NIC addresses it, and its key (AMD, GIO §4.2): a
+  // write to it drains the peer's PCIe write combiner, so the NIC's earlier writes into that GPU
+  // are in its memory before later ones. 0: the peer has none in use (NVIDIA, or GIO_GDA_HDP=off).
+  std::uint64_t hdp_address;
+  std::uint32_t hdp_rkey;
+  std::uint32_t pad;
 };
 static_assert(std::is_trivially_copyable_v<gda_qp>, "copied to GPU memory");
-static_assert(sizeof(gda_qp) == 112, "gda_qp layout is shared by host and device");
+static_assert(sizeof(gda_qp) == 128, "gda_qp layout is shared by host and device");
 
 // How one PE is reached over gda.
 struct gda_peer {
@@ -89,6 +95,9 @@ struct alignas(16) gda_table {
   std::uint32_t ext_atomics;        // nonzero: the NIC has 4-byte masked atomics
   std::uint32_t model;              // nonzero: the software NIC model (test-only) serves the QPs
   std::uint32_t pad;
+  // This GPU's own HDP flush register, mapped into it (AMD, GIO §5.2), or nullptr: written before
+  // the NIC reads what the GPU wrote, and before the GPU reads what the NIC wrote.
+  std::uint32_t* hdp_flush;
 };
 static_assert(std::is_trivially_copyable_v<gda_table>, "copied to GPU memory");
 
@@ -105,6 +114,7 @@ enum gda_slot_kind : std::uint8_t {
   gda_kind_swap32 = 7,
   gda_kind_signal_set = 8,   // inline write carrying the put_signal fence
   gda_kind_signal_add = 9,   // fetch-add carrying the put_signal fence
+  gda_kind_hdp_flush = 10,   // inline write of 1 to the peer's HDP flush register (gda_qp::hdp_rkey)
 };
 
 // One operation as the device asks for it: the direct mode turns it into a WQE in the SQ slot

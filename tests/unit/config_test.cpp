@@ -134,7 +134,7 @@ TEST(ConfigTable, EveryRowIsComplete) {
                                           "GIO_ATOMICS", "GIO_BOOTSTRAP", "GIO_DEBUG", "GIO_TRANSPORT", "GIO_GDA_NIC",
                                           "GIO_GDA_NIC_EXCLUDE", "GIO_GDA_NIC_MODEL", "GIO_GDA_CONTEXTS",
                                           "GIO_GDA_SQ_DEPTH", "GIO_GDA_BOUNCE", "GIO_GDA_RINGS",
-                                          "GIO_GDA_DOORBELL"}));
+                                          "GIO_GDA_DOORBELL", "GIO_GDA_HDP"}));
 }
 
 // The gda settings: defaults, free text for device lists and the model's path, and the ranges.
@@ -149,9 +149,10 @@ TEST(ConfigLoad, GdaSettings) {
   EXPECT_EQ(d.gda_bounce, 64u * 1024u);
   EXPECT_EQ(d.gda_rings, "gpu");
   EXPECT_EQ(d.gda_doorbell, "auto");
+  EXPECT_EQ(d.gda_hdp, "auto");
   const fake_env set({{"GIO_TRANSPORT", "ikn"}, {"GIO_GDA_NIC", " mlx5_0,mlx5_1 "}, {"GIO_GDA_NIC_MODEL", "/x/libm.so"},
                       {"GIO_GDA_CONTEXTS", "3"}, {"GIO_GDA_SQ_DEPTH", "1K"}, {"GIO_GDA_RINGS", "host"},
-                      {"GIO_GDA_DOORBELL", "cpu"}});
+                      {"GIO_GDA_DOORBELL", "cpu"}, {"GIO_GDA_HDP", "off"}});
   const settings s = load(set.lookup());
   EXPECT_EQ(s.transport, "ikn");
   EXPECT_EQ(s.gda_nic, "mlx5_0,mlx5_1");
@@ -160,9 +161,10 @@ TEST(ConfigLoad, GdaSettings) {
   EXPECT_EQ(s.gda_sq_depth, 1024u);
   EXPECT_EQ(s.gda_rings, "host");
   EXPECT_EQ(s.gda_doorbell, "cpu");
+  EXPECT_EQ(s.gda_hdp, "off");
   for (const auto& [name, value] : std::vector<std::pair<const char*, const char*>>{
            {"GIO_TRANSPORT", "nic"}, {"GIO_GDA_CONTEXTS", "0"}, {"GIO_GDA_SQ_DEPTH", "32"}, {"GIO_GDA_RINGS", "cpu"},
-           {"GIO_GDA_DOORBELL", "host"}}) {
+           {"GIO_GDA_DOORBELL", "host"}, {"GIO_GDA_HDP", "yes"}}) {
     const fake_env bad({{name, value}});
     EXPECT_THROW(load(bad.lookup()), config_error) << name << "=" << value;
   }

@@ -23,7 +23,7 @@ namespace mlx5 = gio::templates::mlx5;
 
 constexpr std::uint32_t log_depth = 4;  // 16 slots
 constexpr std::uint32_t depth = 1u << log_depth;
-constexpr std::uint32_t qpn = 0x1234, lkey = 0xabc, rkey = 0xdef;
+constexpr std::uint32_t qpn = 0x1234, lkey = 0xabc, rkey = 0xdef, hdp_rkey = 0x5a5;
 
 // One QP's rings as the proxy sees them, prefilled as the host initializer leaves them.
 struct fake_qp {
@@ -35,16 +35,16 @@ struct fake_qp {
     for (auto& slot : sq) gda::prefill_kind(slot, gio::gda_kind_write, qpn, lkey, rkey);
   }
   gda::proxy::queue queue() {
-    return {sq.data(), dbrec, &uar, commands.data(), log_depth, qpn, lkey, rkey};
+    return {sq.data(), dbrec, &uar, commands.data(), log_depth, qpn, lkey, rkey, hdp_rkey};
   }
 };
 
 // Command i of a mix of every kind, as a kernel would fill it.
 gio::gda_command command(std::uint64_t i) {
   gio::gda_command c{};
-  c.kind = static_cast<std::uint8_t>(i % (gio::gda_kind_signal_add + 1));
+  c.kind = static_cast<std::uint8_t>(i % (gio::gda_kind_hdp_flush + 1));
   c.raddr = 0x7000'0000'0000ull + i * 64;
-  if (c.kind == gio::gda_kind_inline || c.kind == gio::gda_kind_signal_set) {
+  if (c.kind == gio::gda_kind_inline || c.kind == gio::gda_kind_signal_set || c.kind == gio::gda_kind_hdp_flush) {
     c.len = 1 + static_cast<std::uint32_t>(i % 8);
     for (unsigned b = 0; b < c.len; ++b) c.data[b] = static_cast<unsigned char>(i * 7 + b);
   } else {
@@ -82,15 +82,43 @@ std::array<mlx5::wqe_bb, depth> expected_sq(std::uint64_t n) {
   kinds.fill(gio::gda_kind_write);
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint32_t s = static_cast<std::uint32_t>(i) & (depth - 1);
-    gda::build_wqe(sq[s], &kinds[s], static_cast<std::uint16_t>(i), command(i), qpn, lkey, rkey);
+    gda::build_wqe(sq[s], &kinds[s], static_cast<std::uint16_t>(i), command(i), qpn, lkey, rkey, hdp_rkey);
   }
   return sq;
+}
+
+// An HDP flush is the inline write's template with the peer's HDP register key, not its heap's;
+// the next write in that slot goes back to the heap's key.
+TEST(IknProxy, HdpFlushCarriesTheRegistersKey) {
+  mlx5::wqe_bb slot{};
+  std::uint8_t kind = gio::gda_kind_write;
+  gda::prefill_kind(slot, kind, qpn, lkey, rkey);
+  gio::gda_command flush{};
+  flush.kind = gio::gda_kind_hdp_flush;
+  flush.raddr = 0x7100'0000'0000ull;
+  flush.len = 4;
+  flush.data[0] = 1;
+  gda::build_wqe(slot, &kind, 7, flush, qpn, lkey, rkey, hdp_rkey);
+  mlx5::wqe_bb want{};
+  mlx5::inline_write::prefill(want, {qpn, lkey, hdp_rkey, gda::flags_plain});
+  mlx5::inline_write::patch(want, 7, flush.raddr, flush.data, flush.len);
+  EXPECT_EQ(std::memcmp(&slot, &want, sizeof slot), 0);
+  EXPECT_EQ(kind, gio::gda_kind_hdp_flush);
+  gio::gda_command write{};
+  write.kind = gio::gda_kind_inline;
+  write.raddr = flush.raddr;
+  write.len = 4;
+  write.data[0] = 1;
+  gda::build_wqe(slot, &kind, 8, write, qpn, lkey, rkey, hdp_rkey);
+  mlx5::inline_write::prefill(want, {qpn, lkey, rkey, gda::flags_plain});
+  mlx5::inline_write::patch(want, 8, write.raddr, write.data, write.len);
+  EXPECT_EQ(std::memcmp(&slot, &want, sizeof slot), 0) << "a kind change must re-prefill with the heap's key";
 }
 
 TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
   fake_qp qp;
   gda::proxy p({qp.queue()}, {}, false);
-  constexpr std::uint64_t first = 11;  // every kind once, and one more
+  constexpr std::uint64_t first = 12;  // every kind once, and one more
   for (std::uint64_t i = 0; i < first; ++i) publish(qp, i);
   ASSERT_TRUE(wait_posted(p, first)) << "posted " << p.posted() << " of " << first;
   const auto want = expected_sq(first);

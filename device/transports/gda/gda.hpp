@@ -115,7 +115,19 @@ GIO_DEVICE_OUTLINE inline void poll_cq(const ctx& c, const gda_qp& q) {
   platform::st_release_gpu_bits(&s.poll_lock, 0u);
 }
 
-// Until every index below `target` has completed.
+// This GPU's HDP flush (AMD, GIO §4.2, §5.2; a no-op without the register): the PCIe path's
+// write combiner drains into memory, so what the NIC wrote here (a fetched value, a get's data)
+// is in memory before this GPU reads it, and the NIC's next reads of what the GPU wrote are not
+// served stale. The fence is sequentially consistent: the register write must take effect before
+// the caller's later loads, which weaker fences do not order after a store.
+GIO_DEVICE void flush_own_hdp(const ctx& c) {
+  if (std::uint32_t* hdp = c.h.gda->hdp_flush) {
+    platform::st_relaxed_sys_bits(hdp, 1u);
+    platform::fence_sc_system();
+  }
+}
+
+// Until every index below `target` has completed; then what the NIC wrote here may be read.
 GIO_DEVICE_OUTLINE inline void wait_completed(const ctx& c, const gda_qp& q, std::uint64_t target, const char* call,
                                source_location loc) {
   detail::wait_budget budget(c);
@@ -123,6 +135,7 @@ GIO_DEVICE_OUTLINE inline void wait_completed(const ctx& c, const gda_qp& q, std
     poll_cq(c, q);
     if (budget.overdue()) report(c, q, call, loc, "no completion", target - 1);
   }
+  flush_own_hdp(c);
 }
 
 GIO_DEVICE std::uint32_t slot_of(const gda_qp& q, std::uint64_t index) {
@@ -166,7 +179,7 @@ GIO_DEVICE_OUTLINE inline void write(const gda_qp& q, gda_mode mode, std::uint64
     for (unsigned w = 0; w < offsetof(gda_command, ready) / sizeof(std::uint64_t); ++w) to[w] = from[w];
     return;  // `ready` is set by publish(), after a fence
   }
-  build_wqe(q.sq[s], &q.slot_kind[s], static_cast<std::uint16_t>(i), cmd, q.qpn, q.lkey, q.rkey);
+  build_wqe(q.sq[s], &q.slot_kind[s], static_cast<std::uint16_t>(i), cmd, q.qpn, q.lkey, q.rkey, q.hdp_rkey);
 }
 
 // Rings for every consecutively marked index from `from` (the lowest unrung one): their marks are
@@ -194,6 +207,7 @@ GIO_DEVICE_OUTLINE inline void ring_marked(const gda_qp& q, gda_mode mode, std::
 GIO_DEVICE_OUTLINE inline void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
                         const char* call, source_location loc) {
   const std::uint64_t end = first + n;
+  flush_own_hdp(c);  // the payload and WQE bytes as the NIC will read them (AMD's HDP)
   platform::fence_acq_rel_system();  // the WQE (command) bytes before the marks, hence before the record
   for (std::uint64_t i = first; i < end; ++i) {
     if (mode == gda_mode::proxy)  // the proxy scans ready words in index order by itself
@@ -273,6 +287,12 @@ GIO_DEVICE gda_command inline_command(std::uint8_t kind, std::uint64_t raddr, co
   const auto* from = static_cast<const unsigned char*>(source);
   for (std::size_t b = 0; b < bytes; ++b) cmd.data[b] = from[b];
   return cmd;
+}
+// A write of 1 to the peer's HDP flush register (AMD): drains its PCIe write combiner, so the
+// NIC's earlier writes into that GPU are in its memory before the ones after it (GIO §5.2).
+GIO_DEVICE gda_command hdp_flush_command(const gda_qp& q) {
+  const std::uint32_t one = 1;
+  return inline_command(gda_kind_hdp_flush, q.hdp_address, &one, sizeof one);
 }
 
 // ---- RMA ----------------------------------------------------------------------------------------
@@ -479,13 +499,16 @@ GIO_DEVICE_GDA_ENTRY inline void put_signal(const ctx& c, int pe, void* dest, co
   if (Coop::rank() == 0) {
     const gda_qp& q = qp_to(c, pe);
     const gda_mode mode = table(c).mode;
-    const unsigned n = bytes > 0 ? 2 : 1;
+    // data, then (AMD) the flush of the target's HDP that puts it in memory, then the signal
+    const bool flush = q.hdp_address != 0;
+    const unsigned n = (bytes > 0 ? 1u : 0u) + (flush ? 1u : 0u) + 1u;
     const std::uint64_t first = ring::reserve(c, q, n, call, loc);
     if (bytes > 0)
       ring::write(q, mode, first,
                   bytes <= inline_bytes ? inline_command(gda_kind_inline, remote(c, pe, dest), source, bytes)
                                         : write_command(local(source), remote(c, pe, dest), bytes));
     const std::uint64_t s = first + n - 1;
+    if (flush) ring::write(q, mode, s - 1, hdp_flush_command(q));
     gda_command sig;
     if (sig_op == SHMEM_SIGNAL_ADD) {
       sig = atomic_command(gda_kind_signal_add, remote(c, pe, sig_addr), signal, 0, sizeof(signal));
@@ -500,13 +523,17 @@ GIO_DEVICE_GDA_ENTRY inline void put_signal(const ctx& c, int pe, void* dest, co
   Coop::sync();
 }
 
-// Completes every operation posted so far on the QPs [first, first + count) of the table.
+// Completes every operation posted so far on the QPs [first, first + count) of the table. Where
+// the peer has an HDP flush register (AMD), a write to it follows, and completes: the peer's
+// PCIe write combiner may still hold the data the NIC wrote and reorder it (GIO §4.2).
 GIO_DEVICE_GDA_ENTRY inline void complete_qps(const ctx& c, unsigned first, unsigned count, const char* call,
                                             source_location loc) {
   const gda_table& t = table(c);
   for (unsigned i = first; i < first + count; ++i) {
     const gda_qp& q = t.qps[i];
-    ring::wait_completed(c, q, ring::load(&q.state->posted), call, loc);
+    std::uint64_t end = ring::load(&q.state->posted);
+    if (q.hdp_address != 0) end = post_released(c, q, hdp_flush_command(q), call, loc) + 1;
+    ring::wait_completed(c, q, end, call, loc);
   }
 }
 

@@ -24,7 +24,8 @@ GIO_HOST_DEVICE_INLINE void prefill_kind(mlx5::wqe_bb& slot, std::uint8_t kind, 
   const mlx5::wqe_static plain{qpn, lkey, rkey, flags_plain};
   const mlx5::wqe_static signal{qpn, lkey, rkey, flags_signal};
   switch (kind) {
-    case gda_kind_inline: mlx5::inline_write::prefill(slot, plain); break;
+    case gda_kind_inline:
+    case gda_kind_hdp_flush: mlx5::inline_write::prefill(slot, plain); break;
     case gda_kind_read: mlx5::rdma_read::prefill(slot, plain); break;
     case gda_kind_fa64: mlx5::fetch_add64::prefill(slot, plain); break;
     case gda_kind_cs64: mlx5::compare_swap64::prefill(slot, plain); break;
@@ -38,15 +39,17 @@ GIO_HOST_DEVICE_INLINE void prefill_kind(mlx5::wqe_bb& slot, std::uint8_t kind, 
 }
 
 // Writes command `cmd` as WQE `wqe_idx` into `slot`, whose current template is `*slot_kind`.
+// `rkey` is the peer heap's key; an HDP flush uses the peer's HDP register key, `hdp_rkey`.
 GIO_HOST_DEVICE_INLINE void build_wqe(mlx5::wqe_bb& slot, std::uint8_t* slot_kind, std::uint16_t wqe_idx,
                                       const gda_command& cmd, std::uint32_t qpn, std::uint32_t lkey,
-                                      std::uint32_t rkey) {
+                                      std::uint32_t rkey, std::uint32_t hdp_rkey) {
   if (*slot_kind != cmd.kind) {
-    prefill_kind(slot, cmd.kind, qpn, lkey, rkey);
+    prefill_kind(slot, cmd.kind, qpn, lkey, cmd.kind == gda_kind_hdp_flush ? hdp_rkey : rkey);
     *slot_kind = cmd.kind;
   }
   switch (cmd.kind) {
     case gda_kind_inline:
+    case gda_kind_hdp_flush:
     case gda_kind_signal_set: mlx5::inline_write::patch(slot, wqe_idx, cmd.raddr, cmd.data, cmd.len); break;
     case gda_kind_read: mlx5::rdma_read::patch(slot, wqe_idx, cmd.op.laddr, cmd.raddr, cmd.len); break;
     case gda_kind_fa64:

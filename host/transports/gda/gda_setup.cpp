@@ -81,6 +81,24 @@ heap_area plan_heap_area(const config::settings& s, int n_pes) {
   return a;
 }
 
+bool use_hdp(const std::string& setting, const std::vector<hdp_card>& cards, int my_pe, const std::string& local_why,
+             std::string* why) {
+  if (setting == "off") {
+    *why = "GIO_GDA_HDP=off";
+    return false;
+  }
+  for (std::size_t pe = 0; pe < cards.size(); ++pe) {
+    if (cards[pe].state == hdp_state::registered) continue;
+    std::string cause = cards[pe].state == hdp_state::absent ? "has no HDP flush register"
+                                                              : "could not register its HDP flush register with the NIC";
+    if (static_cast<int>(pe) == my_pe && !local_why.empty()) cause += " (" + local_why + ")";
+    *why = "PE " + std::to_string(pe) + " " + cause;
+    if (setting == "on") throw std::runtime_error("GIO_GDA_HDP=on, but " + *why);
+    return false;
+  }
+  return true;
+}
+
 transport::transport() = default;
 transport::~transport() = default;  // close() is called by the runtime, with its backend
 
@@ -132,6 +150,40 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   std::vector<heap_card> heaps(n);
   const heap_card mine{heap_region.address, heap_region.rkey, 0};
   boot.allgather(&mine, heaps.data(), sizeof mine);
+
+  // AMD's HDP flush registers: each PE's, registered with its NIC where every PE has one (the
+  // model's registration is collective, so all register or none do), then published.
+  std::string hdp_why;
+  std::uint32_t* hdp_register = nullptr;
+  hdp_card my_hdp;
+  if (s.gda_hdp == "emulate") {
+    // Test-only: an ordinary GPU word stands in for each PE's register, so that the flush writes
+    // and their WQEs run over the model (with its key checks); they flush nothing.
+    hdp_emulated_ = static_cast<std::uint32_t*>(backend.allocate_nic_memory(sizeof(std::uint32_t)));
+    hdp_register = hdp_emulated_;
+  } else if (s.gda_hdp != "off") {
+    if (card_->is_model()) hdp_why = "the software NIC model does not model an HDP";
+    else hdp_register = backend.hdp_flush_register(&hdp_why);
+  }
+  std::vector<std::uint32_t> have_register(n);
+  const std::uint32_t mine_has = hdp_register ? 1u : 0u;
+  boot.allgather(&mine_has, have_register.data(), sizeof mine_has);
+  if (std::all_of(have_register.begin(), have_register.end(), [](std::uint32_t h) { return h != 0; })) {
+    try {
+      const memory_region r = card_->register_memory(hdp_register, sizeof(std::uint32_t));
+      my_hdp = {r.address, r.rkey, hdp_state::registered};
+    } catch (const std::exception& e) {
+      my_hdp.state = hdp_state::refused;  // e.g. MMIO without a peer-memory module (GIO §5.1.1)
+      hdp_why = e.what();
+    }
+  }
+  std::vector<hdp_card> hdps(n);
+  boot.allgather(&my_hdp, hdps.data(), sizeof my_hdp);
+  std::string hdp_off;
+  const bool hdp = use_hdp(s.gda_hdp, hdps, me, hdp_why, &hdp_off);
+  hdp_ = !hdp                        ? "not flushed: " + hdp_off
+         : s.gda_hdp == "emulate" ? "flushed (emulated, test-only: a GPU word stands in for each register)"
+                                  : "flushed";
 
   // QP slots: the gda peers in PE order.
   std::vector<int> slot_of(n, -1);
@@ -230,10 +282,12 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
     d.peer = peer;
     d.lkey = heap_region.lkey;
     d.rkey = heaps[peer].rkey;
+    d.hdp_address = hdp ? hdps[peer].address : 0;
+    d.hdp_rkey = hdp ? hdps[peer].rkey : 0;
     if (mode_ == gda_mode::proxy)
       queues.push_back({static_cast<templates::mlx5::wqe_bb*>(r.sq_host ? r.sq_host : r.sq),
                         r.dbrec_host ? r.dbrec_host : r.dbrec, r.uar_host ? r.uar_host : r.uar, d.commands, r.log_sq,
-                        r.qpn, d.lkey, d.rkey});
+                        r.qpn, d.lkey, d.rkey, d.hdp_rkey});
   }
   std::vector<gda_peer> peers(n);
   for (int pe = 0; pe < n; ++pe) peers[pe] = {heaps[pe].address, slot_of[pe], 0};
@@ -253,6 +307,7 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   t.mode = mode_;
   t.ext_atomics = card_->has_ext_atomics() ? 1u : 0u;
   t.model = card_->is_model() ? 1u : 0u;
+  t.hdp_flush = hdp ? hdp_register : nullptr;  // ROCr maps the register at one address for CPU and GPU
   table_device_ = static_cast<gda_table*>(backend.allocate_table(sizeof t));
   backend.copy(table_device_, &t, sizeof t);
 
@@ -277,6 +332,8 @@ void transport::close(gpu::backend& backend) noexcept {
                   static_cast<void*>(written_), static_cast<void*>(context_states_)})
     if (p) backend.free_table(p);
   if (commands_) backend.free_host_mapped(commands_);
+  if (hdp_emulated_) backend.free_nic_memory(hdp_emulated_);
+  hdp_emulated_ = nullptr;
   if (mailboxes_) backend.free_host_mapped(mailboxes_);
   mailboxes_ = nullptr;
   table_device_ = nullptr;

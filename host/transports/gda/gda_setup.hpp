@@ -36,6 +36,21 @@ struct heap_area {
 };
 heap_area plan_heap_area(const config::settings& s, int n_pes);
 
+// AMD's HDP flush register (GIO §4.2, §5.1.1) as one PE publishes it to the others: its address
+// and key as its NIC registered it, or why it has none.
+enum class hdp_state : std::uint32_t { absent = 0, registered = 1, refused = 2 };
+struct hdp_card {
+  std::uint64_t address = 0;
+  std::uint32_t rkey = 0;
+  hdp_state state = hdp_state::absent;
+};
+// Whether gda flushes HDPs, decided alike on every PE from every PE's card: only when all have a
+// registered register (a flush a peer cannot take would be silently missing). GIO_GDA_HDP=off
+// never; auto (and emulate) otherwise says why not (`why`); on throws instead, naming the PE that
+// lacks it and, for this PE, its own reason (`local_why`).
+bool use_hdp(const std::string& setting, const std::vector<hdp_card>& cards, int my_pe, const std::string& local_why,
+             std::string* why);
+
 class transport {
  public:
   transport();
@@ -63,6 +78,7 @@ class transport {
   gda_mode mode() const { return mode_; }
   int contexts() const { return contexts_; }
   const std::string& doorbells() const { return doorbells_; }  // who rings the NIC, for gio-info
+  const std::string& hdp() const { return hdp_; }              // HDP flushes on, or why not, for gio-info
 
  private:
   std::unique_ptr<nic> card_;
@@ -86,6 +102,8 @@ class transport {
   static constexpr std::size_t mailbox_stride = 64;
   std::uint64_t* mailboxes_ = nullptr;
   std::string doorbells_;
+  std::string hdp_;
+  std::uint32_t* hdp_emulated_ = nullptr;  // GIO_GDA_HDP=emulate: the word standing in for the register
 };
 
 }  // namespace gio::transports::gda

@@ -80,7 +80,7 @@ bool proxy::serve(std::size_t q) {
     if (__atomic_load_n(&slot.ready, __ATOMIC_ACQUIRE) != at.next + 1) break;
     const gda_command cmd = slot;
     const std::uint32_t s = static_cast<std::uint32_t>(at.next) & mask;
-    build_wqe(Q.sq[s], &at.slot_kind[s], static_cast<std::uint16_t>(at.next), cmd, Q.qpn, Q.lkey, Q.rkey);
+    build_wqe(Q.sq[s], &at.slot_kind[s], static_cast<std::uint16_t>(at.next), cmd, Q.qpn, Q.lkey, Q.rkey, Q.hdp_rkey);
     ++at.next;
   }
   if (at.next == first) return false;

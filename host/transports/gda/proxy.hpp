@@ -25,6 +25,7 @@ class proxy {
     gda_command* commands = nullptr;
     std::uint32_t log_sq = 0;
     std::uint32_t qpn = 0, lkey = 0, rkey = 0;
+    std::uint32_t hdp_rkey = 0;  // the peer's HDP flush register key (gda_qp::hdp_rkey)
   };
 
   // A CPU-assisted doorbell: the GPU stores the doorbell value to `mailbox` where it would have
