@@ -6,6 +6,10 @@
 //   barrier  2-PE barrier loop: gio's shmem_barrier_all vs two hand-written protocols
 //   micro    one thread, per instruction: .sys fences with nothing outstanding / after a remote
 //            store, and dependent chains of remote atomics and loads at .sys and .gpu scope
+//   amo      one thread, a chain of remote fetch_adds whose operand depends on the previous
+//            answer (gio-bench's amo_fetch_add shape): the bare instruction, gio's call through a
+//            context in shared memory (as gio-bench calls it) and through one in registers; the
+//            differences are gio's per-call cost, split by where the context lives
 // Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
 #include <mpi.h>
 #include <algorithm>
@@ -96,6 +100,30 @@ __global__ void micro_kernel(int m, std::uint64_t* local, std::uint64_t* remote,
   *out = (gio::platform::timer_ns() - t0) + (v == 12345678 ? 1 : 0);
 }
 
+// Chains of remote fetch_adds shaped like gio-bench's (fixed address, operand 1 + (answer >> 63)).
+enum amo_variant { amo_bare, amo_gio_shared_ctx, amo_gio_register_ctx, namo };
+const char* amo_names[] = {"atom.relaxed.sys.add.u64 (operand from the answer)", "gio fetch_add, context in shared memory",
+                           "gio fetch_add, context in registers"};
+
+__global__ void amo_chain(gio::device_handle h, int v, std::uint64_t* counter, std::uint64_t* remote_counter, int peer,
+                          int iters, unsigned long long* out) {
+  __shared__ gio::ctx st;
+  const gio::ctx& shared_ctx = gio::ctx_create_wg(h, st);
+  const gio::ctx register_ctx = gio::ctx_default(h);
+  std::uint64_t value = 0;
+  const unsigned long long t0 = gio::platform::timer_ns();
+  for (int i = 0; i < iters; ++i) {
+    const std::uint64_t add = 1 + (value >> 63);
+    if (v == amo_bare)
+      asm volatile("atom.relaxed.sys.add.u64 %0, [%1], %2;" : "=l"(value) : "l"(remote_counter), "l"(add) : "memory");
+    else if (v == amo_gio_shared_ctx)
+      value = gio::shmem_ctx_uint64_atomic_fetch_add(shared_ctx, counter, add, peer);
+    else
+      value = gio::shmem_ctx_uint64_atomic_fetch_add(register_ctx, counter, add, peer);
+  }
+  *out = (gio::platform::timer_ns() - t0) + (value == 12345678 ? 1 : 0);
+}
+
 // Barrier variants between 2 PEs, one thread: word 0 = local count, word 1 = arrival from peer.
 __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area, std::uint64_t* rarea, int iters,
                                 unsigned long long* out) {
@@ -181,6 +209,18 @@ int main(int argc, char** argv) {
     }
     std::sort(ns_per.begin(), ns_per.end());
     std::printf("micro %-45s %.1f ns\n", micro_names[m], ns_per[2]);
+  }
+  for (int v = 0; v < namo && me == 0; ++v) {
+    std::vector<double> ns_per;
+    for (int rep = 0; rep < 5; ++rep) {
+      amo_chain<<<1, 1>>>(h, v, data + 48, rdata + 48, 1 - me, 2000, out);
+      cudaDeviceSynchronize();
+      unsigned long long ns;
+      cudaMemcpy(&ns, out, 8, cudaMemcpyDeviceToHost);
+      ns_per.push_back(ns / 2000.0);
+    }
+    std::sort(ns_per.begin(), ns_per.end());
+    std::printf("amo %-55s %.1f ns\n", amo_names[v], ns_per[2]);
   }
   gio::shmem_barrier_all();
   gio::shmem_finalize();
