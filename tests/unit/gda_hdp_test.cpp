@@ -35,20 +35,30 @@ TEST(GdaHdp, OffNeverFlushes) {
   EXPECT_EQ(why, "GIO_GDA_HDP=off");
 }
 
-TEST(GdaHdp, AutoNamesTheFirstPeWithoutOne) {
+// When one PE has no register, the others do not register theirs (`present`): the PE named is the
+// one without, wherever it stands.
+TEST(GdaHdp, AutoNamesThePeWithoutOne) {
+  std::vector<hdp_card> cards(4);
+  for (auto& card : cards) card.state = hdp_state::present;
+  cards[2].state = hdp_state::absent;
+  std::string why;
+  EXPECT_FALSE(gda::use_hdp("auto", cards, 0, "", &why));
+  EXPECT_EQ(why, "PE 2 has no HDP flush register");
+  // Seen from PE 2, its own reason is added.
+  EXPECT_FALSE(gda::use_hdp("auto", cards, 2, "NVIDIA GPUs have no HDP", &why));
+  EXPECT_EQ(why, "PE 2 has no HDP flush register (NVIDIA GPUs have no HDP)");
+}
+
+// Every PE has one, but a NIC refused to register it: that PE is named, with its reason where known.
+TEST(GdaHdp, AutoNamesThePeWhoseNicRefused) {
   auto cards = registered(4);
-  cards[3].state = hdp_state::absent;
+  cards[3].state = hdp_state::refused;
   cards[1].state = hdp_state::refused;
   std::string why;
-  // Seen from PE 0: PE 1 is the first without a registered register; PE 1's own reason is not known here.
   EXPECT_FALSE(gda::use_hdp("auto", cards, 0, "", &why));
   EXPECT_EQ(why, "PE 1 could not register its HDP flush register with the NIC");
-  // Seen from PE 1, its own reason is added.
   EXPECT_FALSE(gda::use_hdp("auto", cards, 1, "ibv_reg_mr: Bad address", &why));
   EXPECT_EQ(why, "PE 1 could not register its HDP flush register with the NIC (ibv_reg_mr: Bad address)");
-  cards[1].state = hdp_state::registered;
-  EXPECT_FALSE(gda::use_hdp("auto", cards, 3, "NVIDIA GPUs have no HDP", &why));
-  EXPECT_EQ(why, "PE 3 has no HDP flush register (NVIDIA GPUs have no HDP)");
 }
 
 TEST(GdaHdp, OnFailsSayingWhy) {

@@ -119,7 +119,10 @@ GIO_DEVICE_OUTLINE inline void poll_cq(const ctx& c, const gda_qp& q) {
 // write combiner drains into memory, so what the NIC wrote here (a fetched value, a get's data)
 // is in memory before this GPU reads it, and the NIC's next reads of what the GPU wrote are not
 // served stale. The fence is sequentially consistent: the register write must take effect before
-// the caller's later loads, which weaker fences do not order after a store.
+// the caller's later loads, which weaker fences do not order after a store. It orders the issue
+// of a posted MMIO write, not its arrival; the amdgpu driver reads the register back to wait for
+// that, which gio does not (reading the remapped register back is reported to fault on some
+// platforms): on AMD hardware this is the first thing to check.
 GIO_DEVICE void flush_own_hdp(const ctx& c) {
   if (std::uint32_t* hdp = c.h.gda->hdp_flush) {
     platform::st_relaxed_sys_bits(hdp, 1u);
@@ -207,8 +210,8 @@ GIO_DEVICE_OUTLINE inline void ring_marked(const gda_qp& q, gda_mode mode, std::
 GIO_DEVICE_OUTLINE inline void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
                         const char* call, source_location loc) {
   const std::uint64_t end = first + n;
-  flush_own_hdp(c);  // the payload and WQE bytes as the NIC will read them (AMD's HDP)
   platform::fence_acq_rel_system();  // the WQE (command) bytes before the marks, hence before the record
+  flush_own_hdp(c);  // after them: the NIC's reads of them are not served stale by AMD's HDP
   for (std::uint64_t i = first; i < end; ++i) {
     if (mode == gda_mode::proxy)  // the proxy scans ready words in index order by itself
       platform::st_relaxed_sys_bits(reinterpret_cast<std::uint64_t*>(&q.commands[slot_of(q, i)].ready), i + 1);
@@ -529,11 +532,12 @@ GIO_DEVICE_GDA_ENTRY inline void put_signal(const ctx& c, int pe, void* dest, co
 GIO_DEVICE_GDA_ENTRY inline void complete_qps(const ctx& c, unsigned first, unsigned count, const char* call,
                                             source_location loc) {
   const gda_table& t = table(c);
+  // Every flush is posted before any is waited for: one round trip in all, not one per QP.
+  for (unsigned i = first; i < first + count; ++i)
+    if (t.qps[i].hdp_address != 0) post_released(c, t.qps[i], hdp_flush_command(t.qps[i]), call, loc);
   for (unsigned i = first; i < first + count; ++i) {
     const gda_qp& q = t.qps[i];
-    std::uint64_t end = ring::load(&q.state->posted);
-    if (q.hdp_address != 0) end = post_released(c, q, hdp_flush_command(q), call, loc) + 1;
-    ring::wait_completed(c, q, end, call, loc);
+    ring::wait_completed(c, q, ring::load(&q.state->posted), call, loc);
   }
 }
 

@@ -87,10 +87,18 @@ bool use_hdp(const std::string& setting, const std::vector<hdp_card>& cards, int
     *why = "GIO_GDA_HDP=off";
     return false;
   }
-  for (std::size_t pe = 0; pe < cards.size(); ++pe) {
-    if (cards[pe].state == hdp_state::registered) continue;
-    std::string cause = cards[pe].state == hdp_state::absent ? "has no HDP flush register"
-                                                              : "could not register its HDP flush register with the NIC";
+  // The PE to name: the first without a register, else the first whose NIC refused it (PEs that
+  // have one do not register it when another has none: naming them would blame the wrong PE).
+  std::size_t pe = 0;
+  while (pe < cards.size() && cards[pe].state != hdp_state::absent) ++pe;
+  if (pe == cards.size()) {
+    pe = 0;
+    while (pe < cards.size() && cards[pe].state == hdp_state::registered) ++pe;
+  }
+  if (pe < cards.size()) {
+    std::string cause = cards[pe].state == hdp_state::absent    ? "has no HDP flush register"
+                        : cards[pe].state == hdp_state::refused ? "could not register its HDP flush register with the NIC"
+                                                                : "did not register its HDP flush register";
     if (static_cast<int>(pe) == my_pe && !local_why.empty()) cause += " (" + local_why + ")";
     *why = "PE " + std::to_string(pe) + " " + cause;
     if (setting == "on") throw std::runtime_error("GIO_GDA_HDP=on, but " + *why);
@@ -168,13 +176,19 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   std::vector<std::uint32_t> have_register(n);
   const std::uint32_t mine_has = hdp_register ? 1u : 0u;
   boot.allgather(&mine_has, have_register.data(), sizeof mine_has);
+  my_hdp.state = hdp_register ? hdp_state::present : hdp_state::absent;
   if (std::all_of(have_register.begin(), have_register.end(), [](std::uint32_t h) { return h != 0; })) {
-    try {
+    if (card_->is_model()) {  // collective inside: a failure must not leave this PE out of it
       const memory_region r = card_->register_memory(hdp_register, sizeof(std::uint32_t));
       my_hdp = {r.address, r.rkey, hdp_state::registered};
-    } catch (const std::exception& e) {
-      my_hdp.state = hdp_state::refused;  // e.g. MMIO without a peer-memory module (GIO §5.1.1)
-      hdp_why = e.what();
+    } else {
+      try {  // mlx5 registers locally; the outcome is published below
+        const memory_region r = card_->register_memory(hdp_register, sizeof(std::uint32_t));
+        my_hdp = {r.address, r.rkey, hdp_state::registered};
+      } catch (const std::exception& e) {
+        my_hdp.state = hdp_state::refused;  // e.g. MMIO without a peer-memory module (GIO §5.1.1)
+        hdp_why = e.what();
+      }
     }
   }
   std::vector<hdp_card> hdps(n);
@@ -332,8 +346,6 @@ void transport::close(gpu::backend& backend) noexcept {
                   static_cast<void*>(written_), static_cast<void*>(context_states_)})
     if (p) backend.free_table(p);
   if (commands_) backend.free_host_mapped(commands_);
-  if (hdp_emulated_) backend.free_nic_memory(hdp_emulated_);
-  hdp_emulated_ = nullptr;
   if (mailboxes_) backend.free_host_mapped(mailboxes_);
   mailboxes_ = nullptr;
   table_device_ = nullptr;
@@ -347,6 +359,8 @@ void transport::close(gpu::backend& backend) noexcept {
   commands_ = nullptr;
   rings_.clear();
   card_.reset();  // before the plugin that holds its code
+  if (hdp_emulated_) backend.free_nic_memory(hdp_emulated_);  // after the NIC let go of its registration
+  hdp_emulated_ = nullptr;
   if (plugin_) dlclose(plugin_);
   plugin_ = nullptr;
 }

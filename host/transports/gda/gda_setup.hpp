@@ -38,7 +38,8 @@ heap_area plan_heap_area(const config::settings& s, int n_pes);
 
 // AMD's HDP flush register (GIO §4.2, §5.1.1) as one PE publishes it to the others: its address
 // and key as its NIC registered it, or why it has none.
-enum class hdp_state : std::uint32_t { absent = 0, registered = 1, refused = 2 };
+// present: it has one but did not register it, because another PE has none.
+enum class hdp_state : std::uint32_t { absent = 0, registered = 1, refused = 2, present = 3 };
 struct hdp_card {
   std::uint64_t address = 0;
   std::uint32_t rkey = 0;
