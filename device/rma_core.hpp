@@ -50,14 +50,11 @@ GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.tea
 // add its latency to every call; read up front, the loads overlap the previous call's round trip.
 GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
-  const unsigned slot = static_cast<unsigned>(pe);
-  const std::uint32_t reachable = c.team_reachable;
-  const std::uint32_t native = c.team_native_atomics;
-  const std::int64_t delta = c.team_delta[slot % handle_inline_peers];
-  const bool in_window = slot < handle_inline_peers && ((reachable >> (slot % 32u)) & 1u);
+  const unsigned slot = static_cast<unsigned>(pe) % handle_inline_peers;  // == pe inside the window
+  const bool in_window = static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> slot) & 1u);
   // The window's answer is the value coming in from this block (no block of its own for the
   // loads to sink into); only a PE outside the window branches away.
-  peer_route where{delta, ((native >> (slot % 32u)) & 1u) != 0, false, world_pe(c, pe)};
+  peer_route where{c.team_delta[slot], ((c.team_native_atomics >> slot) & 1u) != 0, false, world_pe(c, pe)};
   if (!in_window) where = route_world(c, world_pe(c, pe), call, loc);
   return where;
 }

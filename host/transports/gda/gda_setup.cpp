@@ -178,13 +178,15 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   boot.allgather(&mine_has, have_register.data(), sizeof mine_has);
   my_hdp.state = hdp_register ? hdp_state::present : hdp_state::absent;
   if (std::all_of(have_register.begin(), have_register.end(), [](std::uint32_t h) { return h != 0; })) {
-    if (card_->is_model()) {  // collective inside: a failure must not leave this PE out of it
+    const auto register_hdp = [&] {
       const memory_region r = card_->register_memory(hdp_register, sizeof(std::uint32_t));
       my_hdp = {r.address, r.rkey, hdp_state::registered};
+    };
+    if (card_->is_model()) {
+      register_hdp();  // collective inside: a failure must not leave this PE out of it
     } else {
       try {  // mlx5 registers locally; the outcome is published below
-        const memory_region r = card_->register_memory(hdp_register, sizeof(std::uint32_t));
-        my_hdp = {r.address, r.rkey, hdp_state::registered};
+        register_hdp();
       } catch (const std::exception& e) {
         my_hdp.state = hdp_state::refused;  // e.g. MMIO without a peer-memory module (GIO §5.1.1)
         hdp_why = e.what();
