@@ -11,9 +11,9 @@
 #   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build),
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
 #   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode.
-#   --archive packs OUTDIR into FILE.tgz after every step: a run cut off by a time limit still
-#   leaves everything up to its last finished step in one file (the device machines return only
-#   a few files from a run).
+#   --archive packs OUTDIR into FILE.tgz after every step and every 15 s during one: a run cut
+#   off by a time limit still leaves everything so far in one file, the running step's log and
+#   its name in summary.txt included (the device machines return only a few files from a run).
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
@@ -56,6 +56,9 @@ step() {  # step NAME COMMAND...: runs it, logs to OUTDIR/NAME.log, records the 
   local name=$1; shift
   local started=$SECONDS
   echo "== $name: $*"
+  # A step the call's time limit cuts off still leaves its log so far, and says it was running.
+  printf '  %s\n' "${summary[@]}" "RUNNING  $name (since $(date -u +%T))" >"$out/summary.txt"
+  start_packer
   if "$@" >"$out/$name.log" 2>&1; then
     summary+=("PASS  $name ($((SECONDS - started)) s)")
   else
@@ -63,12 +66,32 @@ step() {  # step NAME COMMAND...: runs it, logs to OUTDIR/NAME.log, records the 
     failures=$((failures + 1))
     tail -n 30 "$out/$name.log"
   fi
+  stop_packer
   printf '  %s\n' "${summary[@]}" >"$out/summary.txt"
   pack
 }
 pack() {  # --archive: OUTDIR as it stands, replaced whole (never a half-written archive)
   [ -n "$archive" ] || return 0
-  tar czf "$archive.tmp" -C "$(dirname "$out")" "$(basename "$out")" && mv "$archive.tmp" "$archive"
+  local tmp="$archive.tmp.$BASHPID"
+  # Exit status 1 is tar's "a file changed as we read it": a log still being written, packed as far as it got.
+  tar czf "$tmp" --warning=no-file-changed -C "$(dirname "$out")" "$(basename "$out")"
+  if [ $? -le 1 ]; then mv "$tmp" "$archive"; else rm -f "$tmp"; fi
+}
+# While a step runs, --archive re-packs OUTDIR every 15 s (a step can outlast the call's limit).
+packer_pid= packer_stop=
+start_packer() {
+  [ -n "$archive" ] || return 0
+  packer_stop=$(mktemp -u "${TMPDIR:-/tmp}/gio-packer-stop.XXXXXX")
+  ( while :; do
+      for _ in $(seq 15); do { [ -e "$packer_stop" ] || ! kill -0 $$; } 2>/dev/null && exit 0; sleep 1; done
+      pack
+    done ) &
+  packer_pid=$!
+}
+stop_packer() {
+  [ -n "$packer_pid" ] || return 0
+  touch "$packer_stop"; wait "$packer_pid" 2>/dev/null; rm -f "$packer_stop"
+  packer_pid=
 }
 
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
