@@ -9,7 +9,10 @@
 //   amo      one thread, a chain of remote fetch_adds whose operand depends on the previous
 //            answer (gio-bench's amo_fetch_add shape): the bare instruction, gio's call through a
 //            context in shared memory (as gio-bench calls it) and through one in registers; the
-//            differences are gio's per-call cost, split by where the context lives
+//            differences are gio's per-call cost, split by where the context lives; then
+//            gio-bench's own amo_latency_kernel (its warm-up, switch and timing) on the same
+//            counter, and the bare and gio chains at other offsets of a large symmetric buffer
+//            (whether the target line's place in the peer's memory changes the round trip)
 // Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
 #include <mpi.h>
 #include <algorithm>
@@ -17,6 +20,8 @@
 #include <vector>
 #include "gio/device.hpp"
 #include "gio/host.hpp"
+#include "kernels.hpp"
+#include "shim_gio.hpp"
 
 namespace {
 
@@ -218,6 +223,42 @@ int main(int argc, char** argv) {
   for (int v = 0; v < namo && me == 0; ++v)
     std::printf("amo %-55s %.1f ns\n", amo_names[v],
                 median_ns_per_step([&] { amo_chain<<<1, 1>>>(h, v, data + 48, rdata + 48, 1 - me, steps, out); }));
+  if (me == 0) {
+    // gio-bench's kernel itself, 200 warm-up calls then `steps` timed, on the counter above.
+    bench::timing_slot* slot;
+    std::uint64_t* last;
+    cudaMalloc(&slot, sizeof *slot);
+    cudaMalloc(&last, sizeof *last);
+    const bench::amo_latency_args x{bench::amo_kind::fetch_add, data + 48, 1 - me, last};
+    std::printf("amo %-55s %.1f ns\n", "gio-bench's amo_latency_kernel (fetch_add)", median_ns_per_step([&] {
+                  bench::amo_latency_kernel<bench::gio_shim><<<1, 1>>>(h, x, bench::loop_args{200, steps, slot});
+                  cudaDeviceSynchronize();
+                  bench::timing_slot t;
+                  cudaMemcpy(&t, slot, sizeof t, cudaMemcpyDeviceToHost);
+                  const unsigned long long ns = t.end_ns - t.start_ns;
+                  cudaMemcpy(out, &ns, 8, cudaMemcpyHostToDevice);
+                }));
+    cudaFree(slot);
+    cudaFree(last);
+  }
+  // The same chains at offsets spread over a 16 MiB symmetric buffer (memory partitions, slices).
+  constexpr std::size_t spread_bytes = std::size_t{16} << 20;
+  auto* spread = static_cast<std::uint64_t*>(gio::shmem_calloc(spread_bytes / 8, 8));
+  auto* rspread = static_cast<std::uint64_t*>(gio::shmem_ptr(spread, 1 - me));
+  const std::size_t offsets[] = {0, 128, 256, 384, 4096, 65536 + 640, (std::size_t{1} << 20) + 896,
+                                 (std::size_t{5} << 20) + 1152, (std::size_t{11} << 20) + 1408,
+                                 spread_bytes - 128};
+  for (std::size_t offset : offsets) {
+    if (me != 0) break;
+    const std::size_t word = offset / 8;
+    const double bare = median_ns_per_step(
+        [&] { amo_chain<<<1, 1>>>(h, amo_bare, spread + word, rspread + word, 1 - me, steps, out); });
+    const double through_gio = median_ns_per_step(
+        [&] { amo_chain<<<1, 1>>>(h, amo_gio_shared_ctx, spread + word, rspread + word, 1 - me, steps, out); });
+    std::printf("amo-at +0x%07zx  bare %.1f ns  gio %.1f ns\n", offset, bare, through_gio);
+  }
+  gio::shmem_barrier_all();
+  gio::shmem_free(spread);
   gio::shmem_barrier_all();
   gio::shmem_finalize();
   MPI_Finalize();
