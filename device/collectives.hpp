@@ -13,7 +13,9 @@
 // WQEs (quiet) and sends its count as an inline RDMA write. Reductions pull: sync (every source ready), each PE combines every
 // member's source in team order (so every PE gets bit-identical results), writes its dest, then
 // sync (no source is changed while a peer still reads it). In-place reductions (dest == source)
-// work in chunks held in registers, with a sync between reading a chunk and writing it.
+// work in chunks held in registers, with a sync between reading a chunk and writing it. Small
+// ones (reduce_push_bytes, reduce_push_members; include/gio/team.hpp) push into the team's
+// scratch instead and sync once.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -249,6 +251,33 @@ GIO_DEVICE_OUTLINE inline void reduce_staged(const ctx& c, const team_info& t, r
   if (rank == 0) transports::gda::unlock_bounce(c);
 }
 
+// Small reductions on small teams: each member pushes its source into block my_pe of slot
+// (this sync's number % 2) of every member's reduce scratch, one sync makes the blocks visible,
+// and each PE combines them in team order (its own block read from `source`). One sync instead
+// of two: a member writes a slot again only in the call after next, i.e. after it has passed the
+// sync in between, which no member reaches before it has combined from that slot.
+template <class Coop, class T>
+GIO_DEVICE void reduce_pushed(const ctx& c, const team_info& t, reduce_op op, T* dest, const T* source, std::size_t count,
+                              const char* call, source_location loc) {
+  auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
+  const std::uint64_t sync_number = platform::ld_relaxed_sys(area) + 1;  // of the sync_team below
+  const std::uint64_t slot_bytes = reduce_slot_members(c.h.n_pes) * reduce_push_bytes;
+  char* slot = c.h.heap_base + t.sync_offset + team_scratch_offset(c.h.n_pes) + (sync_number % 2) * slot_bytes;
+  Coop::sync();  // the group's writes to source precede its copies (split differently)
+  for (int k = 0; k + 1 < t.size; ++k)
+    copy_to_member<Coop>(c, t, nth_member_after_me(t, k), slot + t.my_pe * reduce_push_bytes, source,
+                         count * sizeof(T), call, loc);
+  sync_team<Coop>(c, t, false, call, loc);  // every member's block is here
+  const T* block = reinterpret_cast<const T*>(slot);
+  constexpr std::size_t per_block = reduce_push_bytes / sizeof(T);
+  for (std::size_t i = Coop::rank(); i < count; i += Coop::size()) {
+    T acc = t.my_pe == 0 ? source[i] : block[i];
+    for (int j = 1; j < t.size; ++j) acc = reduce_combine(op, acc, j == t.my_pe ? source[i] : block[j * per_block + i]);
+    dest[i] = acc;
+  }
+  Coop::sync();  // the group's dest is whole when any of it returns
+}
+
 template <class Coop, class T>
 GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t nreduce,
                        const char* call, source_location loc) {
@@ -256,8 +285,13 @@ GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, c
   check_size(c, nreduce, sizeof(T), call, loc);
   check_symmetric(c, dest, nreduce * sizeof(T), call, loc);
   check_symmetric(c, source, nreduce * sizeof(T), call, loc);
+  const bool gda = transports::gda::in_use(c);
+  if (!gda && t.size <= reduce_push_members && nreduce * sizeof(T) <= reduce_push_bytes) {
+    reduce_pushed<Coop>(c, t, op, dest, source, nreduce, call, loc);
+    return;
+  }
   sync_team<Coop>(c, t, false, call, loc);  // every member's source is ready
-  if (transports::gda::in_use(c)) {
+  if (gda) {
     reduce_staged<Coop>(c, t, op, dest, source, nreduce, call, loc);
     sync_team<Coop>(c, t, false, call, loc);
     return;

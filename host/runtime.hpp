@@ -47,7 +47,7 @@ struct runtime {
   char* heap = nullptr;
   std::size_t heap_bytes = 0;      // the whole reservation
   std::size_t internal_bytes = 0;  // gio's part at its start
-  std::size_t team_sync_offset = 0;  // the sync areas: max_teams x team_sync_words(n_pes) words
+  std::size_t team_sync_offset = 0;  // the teams' areas: max_teams x team_area_bytes(n_pes) bytes
   std::unique_ptr<heap_allocator> allocator;
   std::vector<transports::p2p::connection> connections;  // one per PE
   // The GDA transport (GIO_TRANSPORT, other nodes): on when every PE opened a NIC.

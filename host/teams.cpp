@@ -11,7 +11,7 @@ namespace gio {
 namespace rt {
 namespace {
 
-std::size_t slot_sync_bytes(const runtime& r) { return team_sync_words(r.boot->size()) * sizeof(std::uint64_t); }
+std::size_t slot_sync_bytes(const runtime& r) { return team_area_bytes(r.boot->size()); }
 
 // Copies slot `s` to the device table, so kernels launched afterwards see it.
 void publish_slot(runtime& r, shmem_team_t s) {
@@ -96,7 +96,7 @@ std::string team_name(shmem_team_t team) { return "team " + std::to_string(team)
 }  // namespace
 
 std::size_t team_sync_area_bytes(int max_teams, int n_pes) {
-  return static_cast<std::size_t>(max_teams) * team_sync_words(n_pes) * sizeof(std::uint64_t);
+  return static_cast<std::size_t>(max_teams) * team_area_bytes(n_pes);
 }
 
 std::vector<team_slot> make_predefined_teams(runtime& r) {

@@ -42,6 +42,25 @@ static_assert(std::is_trivially_copyable_v<team_info>);
 //   word 0:            this PE's epoch: how many syncs of the team it has completed (local only)
 //   word 1 + i:        arrival of team PE i: the epoch it reached, stored by PE i itself
 // so a team of n PEs needs (1 + n) words on each member.
-inline constexpr std::uint64_t team_sync_words(std::int32_t size) { return 1u + static_cast<std::uint64_t>(size); }
+GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_sync_words(std::int32_t size) { return 1u + static_cast<std::uint64_t>(size); }
+
+// Small reductions push instead of pull (docs/collectives.md): on a team of at most
+// reduce_push_members PEs, a reduction of at most reduce_push_bytes is pushed by each member
+// into every member's reduce scratch, which follows the sync words in the team's area: two slots
+// (used by alternate syncs of the team), each a reduce_push_bytes block per team PE.
+inline constexpr std::uint64_t reduce_push_bytes = 1024;
+inline constexpr std::int32_t reduce_push_members = 8;
+// Team PEs a slot has room for, in a job of world_size PEs (no team is larger than the world).
+GIO_HOST_DEVICE_INLINE constexpr std::uint64_t reduce_slot_members(std::int32_t world_size) {
+  return static_cast<std::uint64_t>(world_size < reduce_push_members ? world_size : reduce_push_members);
+}
+// Offset of the reduce scratch in a team's area (64-byte aligned, as every area is).
+GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_scratch_offset(std::int32_t world_size) {
+  return (team_sync_words(world_size) * sizeof(std::uint64_t) + 63u) / 64u * 64u;
+}
+// Bytes of one team's area, sync words and scratch; a multiple of 64.
+GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_area_bytes(std::int32_t world_size) {
+  return team_scratch_offset(world_size) + 2u * reduce_slot_members(world_size) * reduce_push_bytes;
+}
 
 }  // namespace gio

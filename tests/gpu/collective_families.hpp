@@ -439,12 +439,19 @@ std::vector<planned_call> reduce_plan(const std::vector<test_team>& teams) {
                          : pick_teams(teams, {"world", "evens", "tail", "last", "split2d_x", "split2d_y", "evens_tail"});
   std::vector<std::size_t> sizes = slow ? std::vector<std::size_t>{7, 1031} : std::vector<std::size_t>{1, 7, 1031};
   if (!slow && !std::is_same_v<Coop, thread>) sizes.push_back((std::size_t(16) << 10) + 3);
-  for (const test_team* t : list)
+  // The largest reduction pushed into the team's scratch and the smallest pulled (one op).
+  const std::size_t largest_pushed = gio::reduce_push_bytes / sizeof(T);
+  for (const test_team* t : list) {
     for (gio::reduce_op op : ops_of<Flags>())
       for (std::size_t n : sizes) add_call(plan, coll_kind::reduce, op, *t, 0, n, sizeof(T));
-  // In place (dest == source), on every member of WORLD and one split.
+    if (!slow)
+      for (std::size_t n : {largest_pushed, largest_pushed + 1})
+        add_call(plan, coll_kind::reduce, ops_of<Flags>().front(), *t, 0, n, sizeof(T));
+  }
+  // In place (dest == source), on every member of WORLD and one split, pushed and pulled.
   for (const test_team* t : pick_teams(teams, {"world", "split2d_y"}))
-    add_call(plan, coll_kind::reduce, ops_of<Flags>().back(), *t, 0, 1031, sizeof(T), true);
+    for (std::size_t n : {std::size_t(7), std::size_t(1031)})
+      add_call(plan, coll_kind::reduce, ops_of<Flags>().back(), *t, 0, n, sizeof(T), true);
   return plan;
 }
 

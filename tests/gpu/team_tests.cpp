@@ -6,7 +6,8 @@
 //  * shmem_barrier_all / sync_all / barrier / team_sync at thread, wave and workgroup scope over
 //    thousands of rounds: every member writes round r into its slot on every member (spread over
 //    the calling group's threads), synchronises, and must then see round r (or r + 1, from a
-//    member already past the sync) in every member's slot: never an older round.
+//    member already past the sync) in every member's slot: never an older round;
+//  * small reductions back to back, skewed, in and out of place: every round's sum exact.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -311,6 +312,85 @@ std::vector<sync_case> sync_cases() {
 class DeviceSync : public ::testing::TestWithParam<sync_case> {};
 TEST_P(DeviceSync, NoStaleRound) { GetParam().run(GetParam().name, GetParam().team); }
 INSTANTIATE_TEST_SUITE_P(MemoryModel, DeviceSync, ::testing::ValuesIn(sync_cases()),
+                         [](const ::testing::TestParamInfo<sync_case>& info) { return info.param.name; });
+
+// ---- Small reductions back to back ----------------------------------------------------------------
+// Reductions of at most gio::reduce_push_bytes push into the team's two scratch slots, each slot
+// reused every other call with one sync per call (device/collectives.hpp, reduce_pushed). Round
+// r's int64 sum must be exact on every member with nothing but the reductions between rounds,
+// members skewed (each PE, one round in three, spins before calling), sizes alternating between 7
+// elements and the largest pushed, and every third round in place.
+template <class Coop>
+GIO_DEVICE void sum_reduce(const gio::ctx& c, gio::shmem_team_t team, std::int64_t* dest, const std::int64_t* source,
+                           std::size_t count) {
+  if constexpr (std::is_same_v<Coop, thread>) gio::shmem_int64_sum_reduce(c, team, dest, source, count);
+  else if constexpr (std::is_same_v<Coop, wave>) gio::shmem_int64_sum_reduce_wave(c, team, dest, source, count);
+  else gio::shmem_int64_sum_reduce_wg(c, team, dest, source, count);
+}
+
+template <class Coop>
+__global__ void reduce_rounds_kernel(gio::device_handle h, gio::shmem_team_t team, std::int64_t* source,
+                                     std::int64_t* dest, unsigned rounds, std::uint32_t* violations) {
+  __shared__ gio::ctx storage;
+  const gio::ctx& c = gio::ctx_create_wg(h, storage, team);
+  if (Coop::size() == 1 && gio::platform::thread_in_wg() != 0) return;
+  const std::int64_t me = gio::shmem_team_my_pe(c, team), size = gio::shmem_team_n_pes(c, team);
+  const unsigned rank = Coop::rank(), group = Coop::size();
+  constexpr std::size_t largest_pushed = gio::reduce_push_bytes / sizeof(std::int64_t);
+  std::uint32_t bad = 0;
+  for (unsigned r = 1; r <= rounds; ++r) {
+    const std::size_t count = r % 2 ? 7 : largest_pushed;
+    std::int64_t* out = r % 3 == 0 ? source : dest;
+    for (std::size_t i = rank; i < count; i += group) source[i] = std::int64_t(r) * (me + 1) + std::int64_t(i);
+    if ((r + static_cast<unsigned>(me)) % 3 == 0) {
+      const std::uint64_t until = gio::platform::timer_ns() + 500 * static_cast<std::uint64_t>(me + 1);
+      while (gio::platform::timer_ns() < until) {}
+    }
+    sum_reduce<Coop>(c, team, out, source, count);
+    const std::int64_t base = std::int64_t(r) * size * (size + 1) / 2;
+    for (std::size_t i = rank; i < count; i += group)
+      if (out[i] != base + size * std::int64_t(i)) ++bad;
+  }
+  violations[gio::platform::thread_in_wg()] = bad;
+}
+
+template <class Coop> void run_reduce_rounds(const std::string& name, const std::string& team_name) {
+  const run_info& r = run();
+  scoped_teams teams;
+  const test_team* t = nullptr;
+  for (const test_team& x : teams.get())
+    if (x.name == team_name) t = &x;
+  if (t == nullptr) GTEST_SKIP() << "no team " << team_name << " with " << r.n_pes << " PEs";
+  constexpr unsigned threads = sync_threads<Coop>();
+  sym_buffer source(gio::reduce_push_bytes), dest(gio::reduce_push_bytes);
+  device_buffer violations(threads * sizeof(std::uint32_t));
+  gpu::fill(violations.get(), 0, violations.size());
+  const unsigned rounds = static_cast<unsigned>(lockstep_rounds());
+  if (t->member()) {
+    reduce_rounds_kernel<Coop><<<1, threads>>>(fresh_handle(), t->team, source.get<std::int64_t>(),
+                                              dest.get<std::int64_t>(), rounds, violations.get<std::uint32_t>());
+    gpu::finish_launch(name.c_str());
+  }
+  gio::shmem_barrier_all();
+  EXPECT_EQ(sum_counters(violations.get<std::uint32_t>(), threads), 0u)
+      << name << " on team " << t->name << ": elements of back-to-back reductions that were not the round's sum, over "
+      << rounds << " rounds, PE " << r.my_pe;
+}
+
+std::vector<sync_case> reduce_round_cases() {
+  std::vector<sync_case> out;
+  for (const char* team : {"world", "evens", "split2d_y"}) {
+    const std::string suffix = std::string("_") + team;
+    out.push_back({"int64_sum" + suffix, &run_reduce_rounds<thread>, team});
+    out.push_back({"int64_sum_wave" + suffix, &run_reduce_rounds<wave>, team});
+    out.push_back({"int64_sum_wg" + suffix, &run_reduce_rounds<wg>, team});
+  }
+  return out;
+}
+
+class ReduceRounds : public ::testing::TestWithParam<sync_case> {};
+TEST_P(ReduceRounds, EveryRoundExact) { GetParam().run(GetParam().name, GetParam().team); }
+INSTANTIATE_TEST_SUITE_P(MemoryModel, ReduceRounds, ::testing::ValuesIn(reduce_round_cases()),
                          [](const ::testing::TestParamInfo<sync_case>& info) { return info.param.name; });
 
 }  // namespace
