@@ -2,7 +2,8 @@
 // put_signal, atomics and team sync cost on this machine, next to gio's calls, in one run of 2 PEs.
 //   probe    8-byte payload + signal ping-pong, one way: no ordering (incorrect: the floor), each
 //            release idiom (fence + strong store, st.release, red.release, atom.release), gio's
-//            shmem_putmem_signal at thread and wg scope
+//            shmem_putmem_signal at thread and wg scope, and gio's put_signal with two other waits
+//            (relaxed polls + one acquire load; volatile polls + fence.acq_rel, as NVSHMEM-like code)
 //   barrier  2-PE barrier loop: gio's shmem_barrier_all vs two hand-written protocols
 //   micro    one thread, per instruction: .sys fences with nothing outstanding / after a remote
 //            store, and dependent chains of remote atomics and loads at .sys and .gpu scope
@@ -25,10 +26,14 @@
 
 namespace {
 
-enum variant { relaxed_only, fence_acqrel, st_release, fence_sc, red_release, atom_exch_release, gio_thread, gio_wg, nvariants };
+// The last two send as gio_thread does but wait otherwise than gio's acquire loop: relaxed polls
+// then one acquire load of the flag (correct), and volatile polls then a fence (NVSHMEM-like).
+enum variant { relaxed_only, fence_acqrel, st_release, fence_sc, red_release, atom_exch_release, gio_thread, gio_wg,
+               gio_thread_relaxed_poll, gio_thread_volatile_poll, nvariants };
 const char* names[] = {"no order (incorrect: floor)", "fence.acq_rel.sys + st.relaxed.sys", "st.release.sys",
                        "fence.sc.sys + st.relaxed.sys", "red.release.sys.add", "atom.release.sys.exch",
-                       "gio shmem_put_signal", "gio shmem_put_signal_wg"};
+                       "gio shmem_put_signal", "gio shmem_put_signal_wg",
+                       "gio put_signal; wait: relaxed polls + ld.acquire", "gio put_signal; wait: volatile + fence"};
 
 __device__ void order_and_signal(int v, std::uint64_t* rsig, std::uint64_t seq) {
   switch (v) {
@@ -61,7 +66,7 @@ __global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::
         if (v == gio_wg) {
           gio::shmem_ctx_putmem_signal_wg(c, data, data + 1, 8, sig, seq, gio::SHMEM_SIGNAL_SET, peer);
         } else if (threadIdx.x == 0) {
-          if (v == gio_thread) {
+          if (v == gio_thread || v == gio_thread_relaxed_poll || v == gio_thread_volatile_poll) {
             gio::shmem_ctx_putmem_signal(c, data, data + 1, 8, sig, seq, gio::SHMEM_SIGNAL_SET, peer);
           } else {
             rdata[0] = seq;
@@ -69,7 +74,17 @@ __global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::
           }
         }
       } else {
-        if (threadIdx.x == 0) gio::shmem_signal_wait_until(c, sig, gio::SHMEM_CMP_GE, seq);
+        if (threadIdx.x == 0) {
+          if (v == gio_thread_relaxed_poll) {
+            while (gio::platform::ld_relaxed_sys(sig) < seq) {}
+            (void)gio::platform::ld_acquire_sys(sig);
+          } else if (v == gio_thread_volatile_poll) {
+            while (*static_cast<volatile std::uint64_t*>(sig) < seq) {}
+            asm volatile("fence.acq_rel.sys;" ::: "memory");
+          } else {
+            gio::shmem_signal_wait_until(c, sig, gio::SHMEM_CMP_GE, seq);
+          }
+        }
         __syncthreads();
       }
     }
