@@ -7,6 +7,8 @@
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
 #                        [--phase main|shared|gda|gda:K|ikn:K] [--archive FILE.tgz]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
+#   --only-bench builds and runs only gio-info's checks and the benchmarks (the build skips the
+#   GPU test binary: minutes less of a device call).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build),
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
@@ -18,7 +20,7 @@
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
@@ -99,7 +101,11 @@ gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 echo "gpu-check: $gpus GPU(s); output in $out"
 
 step configure configure_gpu_build
-step build cmake --build "$build" -j "$(nproc)"
+if [ "$tests" = 1 ] || [ "$sanitizer" = 1 ] || [ "$gda_only" = 1 ]; then
+  step build cmake --build "$build" -j "$(nproc)"
+else  # --only-bench: the library, gio-info, the NIC model and the benchmarks, not the GPU test binary
+  step build cmake --build "$build" -j "$(nproc)" --target host/all tests/nicmodel/all bench/all
+fi
 
 mpirun_np() { mpirun --oversubscribe -np "$@"; }
 model=$build/tests/nicmodel/libgio_nic_model.so  # the software NIC model (GIO_GDA_NIC_MODEL)
