@@ -204,9 +204,9 @@ if [ "$sanitizer" = 1 ]; then
     'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*:Atomics/AmoBindings.*typed_int:Atomics/AmoBindings.*typed_double:HostAtomics.*:HostCollectives.*:Teams.*:TeamContext.*:WorkStealing.*:MemoryModel/SignalLitmus.*_4096B_*'
   # racecheck slows the workgroup-wide signal litmus ~100x (11 s a test at 64 rounds): 16 rounds.
   step sanitizer-racecheck sanitize racecheck \
-    'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*' 16
+    'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/ReduceRounds.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*' 16
   step sanitizer-synccheck sanitize synccheck \
-    'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*'
+    'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/ReduceRounds.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*'
   step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int:Bindings/VectorSync.*int:Atomics/AmoBindings.*typed_int'
 fi
 
