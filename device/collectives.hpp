@@ -251,23 +251,38 @@ GIO_DEVICE_OUTLINE inline void reduce_staged(const ctx& c, const team_info& t, r
   if (rank == 0) transports::gda::unlock_bounce(c);
 }
 
-// Small reductions on small teams: each member pushes its source into block my_pe of slot
-// (this sync's number % 2) of every member's reduce scratch, one sync makes the blocks visible,
-// and each PE combines them in team order (its own block read from `source`). One sync instead
-// of two: a member writes a slot again only in the call after next, i.e. after it has passed the
-// sync in between, which no member reaches before it has combined from that slot.
-template <class Coop, class T>
-GIO_DEVICE void reduce_pushed(const ctx& c, const team_info& t, reduce_op op, T* dest, const T* source, std::size_t count,
-                              const char* call, source_location loc) {
-  auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
-  const std::uint64_t sync_number = platform::ld_relaxed_sys(area) + 1;  // of the sync_team below
+// Small reductions on small teams push (docs/collectives.md, "Small reductions"): each member
+// copies its source into block my_pe of slot (this sync's number % 2) of every member's reduce
+// scratch; the sync that follows (the caller's) makes the blocks visible; each PE then combines
+// them in team order (its own block read from `source`). One sync instead of two: a member
+// writes a slot again only in the call after next, i.e. after it has passed the sync in between,
+// which no member reaches before it has combined from that slot.
+GIO_DEVICE bool reduction_pushes(const ctx& c, const team_info& t, std::size_t bytes) {
+  return !transports::gda::in_use(c) && t.size <= reduce_push_members && bytes <= reduce_push_bytes;
+}
+
+// The slot the next sync's number selects, in this PE's scratch (the same offset on every member).
+GIO_DEVICE char* reduce_slot(const ctx& c, const team_info& t) {
+  const auto* area = reinterpret_cast<const std::uint64_t*>(c.h.heap_base + t.sync_offset);
+  const std::uint64_t sync_number = platform::ld_relaxed_sys(area) + 1;  // of the sync after the push
   const std::uint64_t slot_bytes = reduce_slot_members(c.h.n_pes) * reduce_push_bytes;
-  char* slot = c.h.heap_base + t.sync_offset + team_scratch_offset(c.h.n_pes) + (sync_number % 2) * slot_bytes;
+  return c.h.heap_base + t.sync_offset + team_scratch_offset(c.h.n_pes) + (sync_number % 2) * slot_bytes;
+}
+
+template <class Coop>
+GIO_DEVICE void push_source(const ctx& c, const team_info& t, char* slot, const void* source, std::size_t bytes,
+                            const char* call, source_location loc) {
   Coop::sync();  // the group's writes to source precede its copies (split differently)
-  for (int k = 0; k + 1 < t.size; ++k)
-    copy_to_member<Coop>(c, t, nth_member_after_me(t, k), slot + t.my_pe * reduce_push_bytes, source,
-                         count * sizeof(T), call, loc);
-  sync_team<Coop>(c, t, false, call, loc);  // every member's block is here
+  for (int k = 0; k + 1 < t.size; ++k) {  // stores over the peer mappings (never gda: reduction_pushes)
+    char* block = transports::p2p::translate(slot + t.my_pe * reduce_push_bytes,
+                                             member_delta(c, t, nth_member_after_me(t, k), call, loc));
+    copy_bytes(block, source, bytes, Coop::rank(), Coop::size());
+  }
+}
+
+template <class Coop, class T>
+GIO_DEVICE void combine_pushed(const team_info& t, reduce_op op, T* dest, const T* source, const char* slot,
+                               std::size_t count) {
   const T* block = reinterpret_cast<const T*>(slot);
   constexpr std::size_t per_block = reduce_push_bytes / sizeof(T);
   for (std::size_t i = Coop::rank(); i < count; i += Coop::size()) {
@@ -285,13 +300,16 @@ GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, c
   check_size(c, nreduce, sizeof(T), call, loc);
   check_symmetric(c, dest, nreduce * sizeof(T), call, loc);
   check_symmetric(c, source, nreduce * sizeof(T), call, loc);
-  const bool gda = transports::gda::in_use(c);
-  if (!gda && t.size <= reduce_push_members && nreduce * sizeof(T) <= reduce_push_bytes) {
-    reduce_pushed<Coop>(c, t, op, dest, source, nreduce, call, loc);
-    return;
+  // One sync_team call site for both designs: it is inlined into every type's reduction.
+  const bool pushes = reduction_pushes(c, t, nreduce * sizeof(T));
+  char* slot = nullptr;
+  if (pushes) {
+    slot = reduce_slot(c, t);
+    push_source<Coop>(c, t, slot, source, nreduce * sizeof(T), call, loc);
   }
-  sync_team<Coop>(c, t, false, call, loc);  // every member's source is ready
-  if (gda) {
+  sync_team<Coop>(c, t, false, call, loc);  // pushed: every block is here; pulled: every source is ready
+  if (pushes) return combine_pushed<Coop>(t, op, dest, source, slot, nreduce);
+  if (transports::gda::in_use(c)) {
     reduce_staged<Coop>(c, t, op, dest, source, nreduce, call, loc);
     sync_team<Coop>(c, t, false, call, loc);
     return;

@@ -316,7 +316,7 @@ INSTANTIATE_TEST_SUITE_P(MemoryModel, DeviceSync, ::testing::ValuesIn(sync_cases
 
 // ---- Small reductions back to back ----------------------------------------------------------------
 // Reductions of at most gio::reduce_push_bytes push into the team's two scratch slots, each slot
-// reused every other sync with one sync per call (device/collectives.hpp, reduce_pushed). Round
+// reused every other sync with one sync per call (device/collectives.hpp, push_source). Round
 // r's int64 sum must be exact on every member with nothing but the reductions between rounds
 // (and a team_sync before every fifth round, which shifts the slots' parity), members skewed
 // (each PE, one round in three, spins before calling), sizes alternating between 7 elements and
