@@ -13,7 +13,12 @@
 //            differences are gio's per-call cost, split by where the context lives; then
 //            gio-bench's own amo_latency_kernel (its warm-up, switch and timing) on the same
 //            counter, and the bare and gio chains at other offsets of a large symmetric buffer
-//            (whether the target line's place in the peer's memory changes the round trip)
+//            (whether the target line's place in the peer's memory changes the round trip), and
+//            gio-bench's kernel with the operation fixed at compile time (is it the switch?)
+//   probe-at put_signal ping-pongs with payload and flag at offsets of a large symmetric buffer
+//   red      one warp, every lane 2000 non-fetching remote adds (one counter, or one each):
+//            red.relaxed.sys, red.relaxed.gpu and gio's atomic_add, in Mops/s (gio-bench's
+//            1x32 `add` rate is 0.62x NVSHMEM's: is it the scope or gio's call?)
 // Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
 #include <mpi.h>
 #include <algorithm>
@@ -144,6 +149,40 @@ __global__ void amo_chain(gio::device_handle h, int v, std::uint64_t* counter, s
   *out = (gio::platform::timer_ns() - t0) + (value == 12345678 ? 1 : 0);
 }
 
+// gio-bench's amo_latency_kernel without its switch: fetch_add fixed at compile time.
+template <class Shim>
+__global__ void amo_latency_fetch_add_only(typename Shim::handle h, bench::amo_latency_args x, bench::loop_args a) {
+  __shared__ typename Shim::wg_storage storage;
+  const typename Shim::ctx& c = Shim::open_wg(h, storage);
+  std::uint64_t value = 0;
+  bench::timed_loop<bench::scope::thread>(
+      a, [&] { value = Shim::atomic_fetch_add(c, x.counter, 1 + bench::zero_from(value), x.peer) + 1; });
+  *x.last = value;
+}
+
+// One warp of non-fetching remote adds; each lane its own counter (128 B apart) or all one.
+enum red_variant { red_sys, red_gpu, red_gio, nred };
+const char* red_names[] = {"red.relaxed.sys.add.u64", "red.relaxed.gpu.add.u64", "gio shmem_ctx_uint64_atomic_add"};
+
+__global__ void red_rate(gio::device_handle h, int v, std::uint64_t* counters, std::uint64_t* remote_counters,
+                         bool per_lane, int peer, int ops, unsigned long long* out) {
+  __shared__ gio::ctx st;
+  const gio::ctx& c = gio::ctx_create_wg(h, st);
+  const unsigned lane = threadIdx.x;
+  std::uint64_t* mine = counters + (per_lane ? lane * 16 : 0);
+  std::uint64_t* remote_mine = remote_counters + (per_lane ? lane * 16 : 0);
+  __syncwarp();
+  const unsigned long long t0 = gio::platform::timer_ns();
+  for (int i = 0; i < ops; ++i) {
+    if (v == red_sys) asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(remote_mine) : "memory");
+    else if (v == red_gpu) asm volatile("red.relaxed.gpu.global.add.u64 [%0], 1;" ::"l"(remote_mine) : "memory");
+    else gio::shmem_ctx_uint64_atomic_add(c, mine, 1, peer);
+  }
+  asm volatile("fence.sc.sys;" ::: "memory");  // every variant's adds complete (what gio's quiet does over p2p)
+  __syncwarp();
+  if (lane == 0) *out = gio::platform::timer_ns() - t0;
+}
+
 // Barrier variants between 2 PEs, one thread: word 0 = local count, word 1 = arrival from peer.
 __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area, std::uint64_t* rarea, int iters,
                                 unsigned long long* out) {
@@ -183,24 +222,31 @@ int main(int argc, char** argv) {
   const gio::device_handle h = gio::shmem_device_handle();
   const int iters = 4000;
   std::uint64_t base = 1;
-  for (int v = 0; v < nvariants; ++v) {
+  // One-way time of variant v with payload `at` and flag `at_sig` (both PEs): sorted, 7 launches.
+  const auto pingpong_us = [&](int v, std::uint64_t* at, std::uint64_t* at_sig) {
+    auto* remote_at = static_cast<std::uint64_t*>(gio::shmem_ptr(at, 1 - me));
+    auto* remote_sig = static_cast<std::uint64_t*>(gio::shmem_ptr(at_sig, 1 - me));
     std::vector<double> us;
     for (int rep = 0; rep < 7; ++rep) {
       // red.release adds 1 per message: reset and count from 1
-      if (v == red_release) { cudaMemset(sig, 0, 8); base = 1; }
+      if (v == red_release) { cudaMemset(at_sig, 0, 8); base = 1; }
       gio::shmem_barrier_all();
-      pingpong<<<1, v == gio_wg ? 256 : 32>>>(h, v, data, sig, rdata, rsig, iters, base, out);
+      pingpong<<<1, v == gio_wg ? 256 : 32>>>(h, v, at, at_sig, remote_at, remote_sig, iters, base, out);
       cudaDeviceSynchronize();
       base += iters;
       unsigned long long ns;
       cudaMemcpy(&ns, out, 8, cudaMemcpyDeviceToHost);
       us.push_back(ns / 1000.0 / (iters - iters / 4) / 2);
     }
-    if (v == red_release) { cudaMemset(sig, 0, 8); }
+    if (v == red_release) { cudaMemset(at_sig, 0, 8); }
     std::sort(us.begin(), us.end());
-    if (me == 0) std::printf("probe %-40s one-way %.3f us (min %.3f)\n", names[v], us[us.size() / 2], us[0]);
     if (v == red_release) base = 1ull << 40;  // later variants compare >= seq: jump past
     gio::shmem_barrier_all();
+    return us;
+  };
+  for (int v = 0; v < nvariants; ++v) {
+    const std::vector<double> us = pingpong_us(v, data, sig);
+    if (me == 0) std::printf("probe %-40s one-way %.3f us (min %.3f)\n", names[v], us[us.size() / 2], us[0]);
   }
   const char* bnames[] = {"gio shmem_barrier_all (thread)", "ld count; fence.sc; st count; wait", "fence.sc; red.add; wait (count in register)"};
   for (int v = 0; v < 3; ++v) {
@@ -253,6 +299,15 @@ int main(int argc, char** argv) {
                   const unsigned long long ns = t.end_ns - t.start_ns;
                   cudaMemcpy(out, &ns, 8, cudaMemcpyHostToDevice);
                 }));
+    const bench::amo_latency_args y{bench::amo_kind::fetch_add, data + 48, 1 - me, last};
+    std::printf("amo %-55s %.1f ns\n", "the same kernel, fetch_add fixed (no switch)", median_ns_per_step([&] {
+                  amo_latency_fetch_add_only<bench::gio_shim><<<1, 1>>>(h, y, bench::loop_args{200, steps, slot});
+                  cudaDeviceSynchronize();
+                  bench::timing_slot t;
+                  cudaMemcpy(&t, slot, sizeof t, cudaMemcpyDeviceToHost);
+                  const unsigned long long ns = t.end_ns - t.start_ns;
+                  cudaMemcpy(out, &ns, 8, cudaMemcpyHostToDevice);
+                }));
     cudaFree(slot);
     cudaFree(last);
   }
@@ -263,6 +318,27 @@ int main(int argc, char** argv) {
   const std::size_t offsets[] = {0, 128, 256, 384, 4096, 65536 + 640, (std::size_t{1} << 20) + 896,
                                  (std::size_t{5} << 20) + 1152, (std::size_t{11} << 20) + 1408,
                                  spread_bytes - 128};
+  // put_signal's ping-pong with payload and flag 256 B apart at some of those offsets (both PEs;
+  // before the chains below, which leave counts in these words).
+  for (std::size_t offset : {std::size_t{0}, std::size_t{128} << 10, std::size_t{1} << 20, std::size_t{5} << 20,
+                             std::size_t{11} << 20}) {
+    for (int v : {int(st_release), int(gio_thread), int(gio_thread_relaxed_poll)}) {
+      const std::vector<double> us = pingpong_us(v, spread + offset / 8, spread + offset / 8 + 32);
+      if (me == 0) std::printf("probe-at +0x%07zx %-40s one-way %.3f us\n", offset, names[v], us[us.size() / 2]);
+    }
+  }
+  // One warp's non-fetching adds, 2000 per lane, at 14 MiB (clear of every word above).
+  constexpr int red_ops = 2000;
+  std::uint64_t* red_counters = spread + (std::size_t{14} << 20) / 8;
+  auto* remote_red_counters = static_cast<std::uint64_t*>(gio::shmem_ptr(red_counters, 1 - me));
+  for (int v = 0; v < nred && me == 0; ++v)
+    for (bool per_lane : {false, true}) {
+      const double ns = median_ns_per_step([&] {
+        red_rate<<<1, 32>>>(h, v, red_counters, remote_red_counters, per_lane, 1 - me, red_ops, out);
+      });  // ns per step of `steps`; rescaled below to the 32 x red_ops adds
+      const double mops = 32.0 * red_ops / (ns * steps) * 1e3;
+      std::printf("red %-35s %-12s %.1f Mops/s\n", red_names[v], per_lane ? "lane each" : "one counter", mops);
+    }
   for (std::size_t offset : offsets) {
     if (me != 0) break;
     const std::size_t word = offset / 8;
