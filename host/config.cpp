@@ -98,6 +98,12 @@ const binding bindings[] = {
       "emulate (test-only): a GPU word stands in for each register, so the flushes run over the NIC model"},
      0, 0,
      [](settings& s, const parsed_value& v) { s.gda_hdp = std::get<std::string>(v); }},
+    {{"GIO_NET_BUFFERS", kind::choice, "cached", "cached|uncached",
+      "GPU memory the NIC reads and writes (the symmetric heap, gda's rings in GPU memory): cached by the GPU's "
+      "L2, or uncached (GIO paper 5.1.2: loads and stores bypass the L2, for a GPU whose L2 the NIC does not "
+      "see; AMD with ROCm 5.3+ only, and every access to the heap pays for it)"},
+     0, 0,
+     [](settings& s, const parsed_value& v) { s.net_buffers = std::get<std::string>(v); }},
 };
 
 std::string_view trim(std::string_view text) {

@@ -43,6 +43,7 @@ struct settings {
   std::string gda_rings;         // GIO_GDA_RINGS: gpu | host (where SQ, CQ and doorbell records live)
   std::string gda_doorbell;      // GIO_GDA_DOORBELL: auto | gpu | cpu (who rings the NIC's doorbell)
   std::string gda_hdp;           // GIO_GDA_HDP: auto | on | off | emulate (AMD's HDP flushes around NIC traffic)
+  std::string net_buffers;       // GIO_NET_BUFFERS: cached | uncached (the heap and gda's GPU rings; GIO 5.1.2)
 };
 
 // Thrown for a malformed value: what() names the variable, the value and what was expected.

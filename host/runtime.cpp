@@ -118,7 +118,7 @@ void allocate_heap(runtime& r) {
                              " does not fit in GPU " + std::to_string(r.device.ordinal) + " (" + r.device.name +
                              "): " + config::format_size(r.device.free_bytes) + " free of " +
                              config::format_size(r.device.total_bytes));
-  r.heap = static_cast<char*>(r.backend->allocate_heap(r.heap_bytes));
+  r.heap = static_cast<char*>(r.backend->allocate_heap(r.heap_bytes, gpu::net_buffer_caching(r.settings)));
   // Offsets are symmetric and addresses must honour shmem_align: both hold only if every PE's
   // heap starts on the same (largest supported) alignment.
   if (reinterpret_cast<std::uintptr_t>(r.heap) % heap_granularity != 0)

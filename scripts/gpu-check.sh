@@ -129,6 +129,9 @@ step error-no-gpu fails_on_every_pe "no GPU visible" \
 # These machines have no RDMA NIC: forcing gda without the software model must fail clearly.
 step error-gda-without-nic fails_on_every_pe "GIO_TRANSPORT=gda but no RDMA device can serve it" \
   env GIO_TRANSPORT=gda "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+# Uncached network buffers (GIO 5.1.2) exist only on AMD: NVIDIA refuses them with the reason.
+step error-uncached-on-nvidia fails_on_every_pe "GIO_NET_BUFFERS=uncached: NVIDIA GPUs have no uncached device memory" \
+  env GIO_NET_BUFFERS=uncached "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
 # gio-info over gda and ikn, served by the software NIC model: the network line and the peers.
 for mode in gda ikn; do
   step gio-info-$mode env GIO_TRANSPORT=$mode GIO_GDA_NIC_MODEL="$model" \

@@ -11,8 +11,17 @@
 #include "gio/handle.hpp"
 #include "gio/host.hpp"
 #include "gio/platform/host_stream.hpp"
+#include "config.hpp"
 
 namespace gio::gpu {
+
+// How the GPU's L2 treats memory the NIC reads and writes (GIO_NET_BUFFERS). `cached` memory is
+// still coherent with peers at system scope (fine-grained on AMD); `uncached` bypasses the L2
+// (GIO paper 5.1.2), which only AMD's runtime can allocate.
+enum class gpu_caching { cached, uncached };
+inline gpu_caching net_buffer_caching(const config::settings& s) {
+  return s.net_buffers == "uncached" ? gpu_caching::uncached : gpu_caching::cached;
+}
 
 // Opaque bytes that let a node-local peer map this PE's heap (an IPC handle or a shm name).
 struct heap_export {
@@ -77,7 +86,8 @@ class backend {
   // Capabilities (gio::peer_capability bits) of this GPU reaching `peer_ordinal`'s memory.
   virtual std::uint32_t probe_link(int peer_ordinal) = 0;
 
-  virtual void* allocate_heap(std::size_t bytes) = 0;
+  // Throws, naming why, for gpu_caching::uncached where this backend or GPU has no such memory.
+  virtual void* allocate_heap(std::size_t bytes, gpu_caching caching) = 0;
   virtual heap_export export_heap(void* heap) = 0;
   virtual void* import_heap(const heap_export& exported, std::size_t bytes) = 0;
   virtual void close_import(void* mapped, std::size_t bytes) = 0;
@@ -98,7 +108,7 @@ class backend {
   virtual void unmap_host(void* host) = 0;
   // GPU memory a NIC reads and writes (the gda rings with GIO_GDA_RINGS=gpu), coherent with the
   // NIC and the CPU at system scope as the heap is (fine-grained on AMD).
-  virtual void* allocate_nic_memory(std::size_t bytes) = 0;
+  virtual void* allocate_nic_memory(std::size_t bytes, gpu_caching caching) = 0;
   virtual void free_nic_memory(void* p) = 0;
   // A dma-buf file descriptor for GPU memory [base, base + bytes) (host-page aligned), or -1 with
   // `why` where this build, driver or platform has none.

@@ -40,6 +40,28 @@ inline rt_error allocate_peer_coherent(void** ptr, std::size_t bytes) {
 #endif
 }
 
+// Device memory whose loads and stores bypass the GPU's L2 (GIO paper 5.1.2: network buffers on a
+// GPU whose L2 is not coherent with the NIC), or false with `why` where there is none.
+inline bool allocate_uncached(void** ptr, std::size_t bytes, std::string* why) {
+#if defined(__HIPCC__) && defined(hipDeviceMallocUncached)
+  const rt_error status = hipExtMallocWithFlags(ptr, bytes, hipDeviceMallocUncached);
+  if (status == hipSuccess) return true;
+  *why = std::string("hipExtMallocWithFlags(hipDeviceMallocUncached) failed: ") + hipGetErrorString(status);
+  return false;
+#elif defined(__HIPCC__)
+  (void)ptr;
+  (void)bytes;
+  *why = "this HIP runtime cannot allocate uncached device memory (hipDeviceMallocUncached came with ROCm 5.3)";
+  return false;
+#else
+  (void)ptr;
+  (void)bytes;
+  *why = "NVIDIA GPUs have no uncached device memory, and need none: their L2 sits on the memory side, so the "
+         "NIC's PCIe reads and writes of GPU memory pass through it (docs/memory-model.md, GPUDirect RDMA)";
+  return false;
+#endif
+}
+
 // Pinned host memory mapped into the GPU's address space at the same pointer (UVA).
 inline rt_error host_alloc_mapped(void** ptr, std::size_t bytes) {
 #if defined(__HIPCC__)

@@ -106,10 +106,8 @@ class gpu_backend final : public backend {
     return peer_load_store | (native_atomics ? peer_native_atomics : 0u);
   }
 
-  void* allocate_heap(std::size_t bytes) override {
-    void* heap = nullptr;
-    check_rt(allocate_peer_coherent(&heap, bytes), "allocating the symmetric heap");
-    return heap;
+  void* allocate_heap(std::size_t bytes, gpu_caching caching) override {
+    return allocate_network_memory(bytes, caching, "allocating the symmetric heap");
   }
 
   heap_export export_heap(void* heap) override {
@@ -222,11 +220,9 @@ class gpu_backend final : public backend {
   }
   void unmap_host(void* host) override { (void)GIO_RT(HostUnregister)(host); }
 
-  void* allocate_nic_memory(std::size_t bytes) override {
+  void* allocate_nic_memory(std::size_t bytes, gpu_caching caching) override {
     activate();
-    void* p = nullptr;
-    check_rt(allocate_peer_coherent(&p, bytes), "allocating GPU memory for the NIC's rings");
-    return p;
+    return allocate_network_memory(bytes, caching, "allocating GPU memory for the NIC's rings");
   }
   void free_nic_memory(void* p) override { (void)GIO_RT(Free)(p); }
 
@@ -256,6 +252,18 @@ class gpu_backend final : public backend {
     activate();
     enqueue(stream ? *stream : stream_);
     if (!stream) check_rt(GIO_RT(StreamSynchronize)(stream_), waiting_for);
+  }
+
+  // GPU memory the NIC and the peers reach (the heap, gda's rings), cached or not (GIO_NET_BUFFERS).
+  static void* allocate_network_memory(std::size_t bytes, gpu_caching caching, const char* what) {
+    void* p = nullptr;
+    if (caching == gpu_caching::cached) {
+      check_rt(allocate_peer_coherent(&p, bytes), what);
+      return p;
+    }
+    std::string why;
+    if (!allocate_uncached(&p, bytes, &why)) throw std::runtime_error("GIO_NET_BUFFERS=uncached: " + why);
+    return p;
   }
 
   // The current GPU is a property of the calling host thread: gio's calls may come from a thread

@@ -86,7 +86,10 @@ class shm_backend final : public backend {
   int device_by_bus_id(const std::string&) override { return -1; }
   std::uint32_t probe_link(int) override { return 0; }
 
-  void* allocate_heap(std::size_t bytes) override {
+  void* allocate_heap(std::size_t bytes, gpu_caching caching) override {
+    if (caching == gpu_caching::uncached)
+      throw std::runtime_error("GIO_NET_BUFFERS=uncached: the heap is shared host memory in this build (no GPU), "
+                               "which has no GPU L2 to bypass");
     struct statvfs fs {};
     if (statvfs("/dev/shm", &fs) == 0) {
       const std::size_t available = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
@@ -149,7 +152,7 @@ class shm_backend final : public backend {
   void free_host_mapped(void*) override {}
   void* map_host(void*, std::size_t, bool) override { throw no_gda(); }
   void unmap_host(void*) override {}
-  void* allocate_nic_memory(std::size_t) override { throw no_gda(); }
+  void* allocate_nic_memory(std::size_t, gpu_caching) override { throw no_gda(); }
   void free_nic_memory(void*) override {}
   int dmabuf_fd(void*, std::size_t, std::string* why) override {
     *why = "no GPU in this build";

@@ -87,6 +87,17 @@ TEST(InitErrors, ForcedGdaWithoutGpuFailsEveryPE) {
   EXPECT_TRUE(contains(e.what(), "no GPU")) << e.what();
 }
 
+// Uncached network buffers (GIO paper 5.1.2) need GPU memory: this GPU-less build refuses them on
+// every PE, naming the variable and why (NVIDIA GPUs refuse them too; scripts/gpu-check.sh checks that).
+TEST(InitErrors, UncachedNetBuffersWithoutGpuFailEveryPE) {
+  ASSERT_EQ(::setenv("GIO_NET_BUFFERS", "uncached", 1), 0);
+  const error e = init_error();
+  EXPECT_EQ(e.pe(), mp_test::launcher_rank()) << e.what();
+  EXPECT_TRUE(contains(e.what(), "allocating the symmetric heap")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "GIO_NET_BUFFERS=uncached")) << e.what();
+  EXPECT_TRUE(contains(e.what(), "no GPU")) << e.what();
+}
+
 TEST(InitErrors, NotLaunchedByMpirunIsExplained) {
   forget_launcher();
   ASSERT_EQ(::setenv("GIO_BOOTSTRAP", "mpi", 1), 0);

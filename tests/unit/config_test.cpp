@@ -134,7 +134,7 @@ TEST(ConfigTable, EveryRowIsComplete) {
                                           "GIO_ATOMICS", "GIO_BOOTSTRAP", "GIO_DEBUG", "GIO_TRANSPORT", "GIO_GDA_NIC",
                                           "GIO_GDA_NIC_EXCLUDE", "GIO_GDA_NIC_MODEL", "GIO_GDA_CONTEXTS",
                                           "GIO_GDA_SQ_DEPTH", "GIO_GDA_BOUNCE", "GIO_GDA_RINGS",
-                                          "GIO_GDA_DOORBELL", "GIO_GDA_HDP"}));
+                                          "GIO_GDA_DOORBELL", "GIO_GDA_HDP", "GIO_NET_BUFFERS"}));
 }
 
 // The gda settings: defaults, free text for device lists and the model's path, and the ranges.

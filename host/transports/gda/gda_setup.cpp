@@ -134,7 +134,8 @@ bool transport::open(const config::settings& s, const bootstrap& boot, gpu::back
     hooks.dmabuf_fd = [gpu](void* base, std::size_t bytes, std::string* why) { return gpu->dmabuf_fd(base, bytes, why); };
     hooks.map_host = [gpu](void* host, std::size_t bytes, bool io) { return gpu->map_host(host, bytes, io); };
     hooks.unmap_host = [gpu](void* host) { gpu->unmap_host(host); };
-    hooks.alloc_device = [gpu](std::size_t bytes) { return gpu->allocate_nic_memory(bytes); };
+    const gpu::gpu_caching caching = gpu::net_buffer_caching(s);
+    hooks.alloc_device = [gpu, caching](std::size_t bytes) { return gpu->allocate_nic_memory(bytes, caching); };
     hooks.free_device = [gpu](void* device) { gpu->free_nic_memory(device); };
     hooks.copy_to_device = [gpu](void* device, const void* host, std::size_t bytes) { gpu->copy(device, host, bytes); };
     card_ = open_mlx5(coll, select, hooks, why);
@@ -167,7 +168,7 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   if (s.gda_hdp == "emulate") {
     // Test-only: an ordinary GPU word stands in for each PE's register, so that the flush writes
     // and their WQEs run over the model (with its key checks); they flush nothing.
-    hdp_emulated_ = static_cast<std::uint32_t*>(backend.allocate_nic_memory(sizeof(std::uint32_t)));
+    hdp_emulated_ = static_cast<std::uint32_t*>(backend.allocate_nic_memory(sizeof(std::uint32_t), gpu::gpu_caching::cached));
     hdp_register = hdp_emulated_;
   } else if (s.gda_hdp != "off") {
     if (card_->is_model()) hdp_why = "the software NIC model does not model an HDP";
