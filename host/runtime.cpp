@@ -529,7 +529,14 @@ void shmem_barrier_all_on_stream(stream_t stream) {
   ++r.stream_barrier_epoch;
 }
 
-device_handle shmem_device_handle() { return running("shmem_device_handle").handle; }
+device_handle detail::device_handle_for(std::uint32_t caller_abi) {
+  runtime& r = running("shmem_device_handle");
+  if (caller_abi != handle_abi_version)
+    throw error(r.pe(), "shmem_device_handle: the caller was compiled with gio headers whose device_handle is version " +
+                            std::to_string(caller_abi) + ", but the linked libgio's is version " +
+                            std::to_string(handle_abi_version) + ": rebuild the kernels against this gio's headers");
+  return r.handle;
+}
 
 runtime_report shmem_runtime_report() {
   runtime& r = running("shmem_runtime_report");

@@ -124,8 +124,16 @@ void shmem_fcollectmem_on_stream(shmem_team_t team, void* dest, const void* sour
 void shmem_alltoallmem_on_stream(shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                                  stream_t stream);
 
-// The handle kernels take by value (see gio/device.hpp).
-device_handle shmem_device_handle();
+namespace detail {
+// This PE's handle, once `caller_abi` (the handle_abi_version the caller was compiled with) is
+// the library's own; otherwise throws gio::error naming both versions.
+device_handle device_handle_for(std::uint32_t caller_abi);
+}  // namespace detail
+
+// The handle kernels take by value (see gio/device.hpp). Inline, so that it checks the layout
+// the caller's kernels were compiled with against the linked libgio's: a kernel built against
+// other gio headers would read the handle's fields at the wrong offsets.
+inline device_handle shmem_device_handle() { return detail::device_handle_for(handle_abi_version); }
 
 // What init found, for gio-info and tests.
 struct peer_report {

@@ -194,6 +194,20 @@ TEST(MpHost, BarrierCompletesPutsAndSeparatesRounds) {
   shmem_free(seen);
 }
 
+TEST(MpHost, DeviceHandleOfAnotherLayoutIsRefused) {
+  EXPECT_EQ(shmem_device_handle().abi_version, handle_abi_version);
+  EXPECT_EQ(shmem_device_handle().my_pe, shmem_my_pe());
+  try {
+    (void)detail::device_handle_for(handle_abi_version + 1);
+    ADD_FAILURE() << "a caller compiled for another device_handle layout got one";
+  } catch (const error& e) {
+    EXPECT_EQ(e.pe(), shmem_my_pe());
+    const std::string what = e.what();
+    EXPECT_NE(what.find("version " + std::to_string(handle_abi_version + 1)), std::string::npos) << what;
+    EXPECT_NE(what.find("libgio's is version " + std::to_string(handle_abi_version)), std::string::npos) << what;
+  }
+}
+
 TEST(MpHost, OutOfRangePEIsAnErrorNamingThisPE) {
   auto* buffer = static_cast<char*>(shmem_malloc(64));
   char byte = 0;
