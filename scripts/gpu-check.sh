@@ -106,6 +106,10 @@ if [ "$tests" = 1 ] || [ "$sanitizer" = 1 ] || [ "$gda_only" = 1 ]; then
 else  # --only-bench: the library, gio-info, the NIC model and the benchmarks, not the GPU test binary
   step build cmake --build "$build" -j "$(nproc)" --target host/all tests/nicmodel/all bench/all
 fi
+# The slowest build steps (ninja's log: start and end in ms), for what bounds a cold build's time.
+[ -f "$build/.ninja_log" ] &&
+  awk -F'\t' 'NR > 1 { printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4 }' "$build/.ninja_log" | sort -rn | head -25 \
+    >"$out/build-slowest.txt"
 
 mpirun_np() { mpirun --oversubscribe -np "$@"; }
 model=$build/tests/nicmodel/libgio_nic_model.so  # the software NIC model (GIO_GDA_NIC_MODEL)
