@@ -5,14 +5,15 @@
 # write logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
-#                        [--phase main|shared|gda|gda:K|ikn:K] [--archive FILE.tgz]
+#                        [--phase build|main|shared|gda|gda:K|ikn:K] [--archive FILE.tgz]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
 #   --only-bench builds and runs only gio-info's checks and the benchmarks (the build skips the
 #   GPU test binary: minutes less of a device call).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build),
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
-#   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode.
+#   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode. `build`
+#   only configures and builds everything (a cold build takes most of a call), for the phases after.
 #   --archive packs OUTDIR into FILE.tgz after every step and every 15 s during one: a run cut
 #   off by a time limit still leaves everything so far in one file, the running step's log and
 #   its name in summary.txt included (the device machines return only a few files from a run).
@@ -20,7 +21,7 @@
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 out=$(mkdir -p "$1" && cd "$1" && pwd); shift
@@ -34,11 +35,12 @@ while [ $# -gt 0 ]; do
     --phase)
       shift
       case "${1:-}" in
+        build) main=0 bench=0 sanitizer=0 one_gpu=0 ;;
         main) sanitizer=0 one_gpu=0 ;;
         shared) main=0 bench=0 ;;
         gda) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 ;;
         gda:[0-3]|ikn:[0-3]) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 gda_label="^${1%%:*}_part${1#*:}\$" ;;
-        *) echo "gpu-check: --phase main|shared|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
+        *) echo "gpu-check: --phase build|main|shared|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
       esac ;;
     --archive)
       shift
