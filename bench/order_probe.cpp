@@ -151,7 +151,7 @@ __global__ void amo_chain(gio::device_handle h, int v, std::uint64_t* counter, s
 
 // gio-bench's amo_latency_kernel without its switch: fetch_add fixed at compile time.
 template <class Shim>
-__global__ void amo_latency_fetch_add_only(typename Shim::handle h, bench::amo_latency_args x, bench::loop_args a) {
+__global__ void __launch_bounds__(bench::launch_bound(bench::scope::thread)) amo_latency_fetch_add_only(typename Shim::handle h, bench::amo_latency_args x, bench::loop_args a) {
   __shared__ typename Shim::wg_storage storage;
   const typename Shim::ctx& c = Shim::open_wg(h, storage);
   std::uint64_t value = 0;
@@ -299,9 +299,8 @@ int main(int argc, char** argv) {
                   const unsigned long long ns = t.end_ns - t.start_ns;
                   cudaMemcpy(out, &ns, 8, cudaMemcpyHostToDevice);
                 }));
-    const bench::amo_latency_args y{bench::amo_kind::fetch_add, data + 48, 1 - me, last};
     std::printf("amo %-55s %.1f ns\n", "the same kernel, fetch_add fixed (no switch)", median_ns_per_step([&] {
-                  amo_latency_fetch_add_only<bench::gio_shim><<<1, 1>>>(h, y, bench::loop_args{200, steps, slot});
+                  amo_latency_fetch_add_only<bench::gio_shim><<<1, 1>>>(h, x, bench::loop_args{200, steps, slot});
                   cudaDeviceSynchronize();
                   bench::timing_slot t;
                   cudaMemcpy(&t, slot, sizeof t, cudaMemcpyDeviceToHost);

@@ -57,7 +57,7 @@ inline bool allocate_uncached(void** ptr, std::size_t bytes, std::string* why) {
   (void)ptr;
   (void)bytes;
   *why = "NVIDIA GPUs have no uncached device memory, and need none: their L2 sits on the memory side, so the "
-         "NIC's PCIe reads and writes of GPU memory pass through it (docs/memory-model.md, GPUDirect RDMA)";
+         "NIC's PCIe reads and writes of GPU memory pass through it (docs/decisions.md, uncached network buffers)";
   return false;
 #endif
 }

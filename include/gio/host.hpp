@@ -130,10 +130,12 @@ namespace detail {
 device_handle device_handle_for(std::uint32_t caller_abi);
 }  // namespace detail
 
-// The handle kernels take by value (see gio/device.hpp). Inline, so that it checks the layout
-// the caller's kernels were compiled with against the linked libgio's: a kernel built against
-// other gio headers would read the handle's fields at the wrong offsets.
-inline device_handle shmem_device_handle() { return detail::device_handle_for(handle_abi_version); }
+// The handle kernels take by value (see gio/device.hpp). Compiled into the caller, so that it
+// checks the layout the caller was compiled with (its translation unit's headers, the ones its
+// kernels see) against the linked libgio's: a kernel built against other gio headers would read
+// the handle's fields at the wrong offsets. `static`: each translation unit keeps its own check,
+// so two built against different headers cannot share one definition (ODR).
+static inline device_handle shmem_device_handle() { return detail::device_handle_for(handle_abi_version); }
 
 // What init found, for gio-info and tests.
 struct peer_report {
