@@ -4,7 +4,8 @@
 //            release idiom (fence + strong store, st.release, red.release, atom.release), gio's
 //            shmem_putmem_signal at thread and wg scope, and gio's put_signal with two other waits
 //            (relaxed polls + one acquire load; volatile polls + fence.acq_rel, as NVSHMEM-like code)
-//   barrier  2-PE barrier loop: gio's shmem_barrier_all vs two hand-written protocols
+//   barrier  2-PE barrier loop: gio's shmem_barrier_all vs two hand-written protocols, one of
+//            them also on gio's own sync words (does their place in the heap cost anything?)
 //   micro    one thread, per instruction: .sys fences with nothing outstanding / after a remote
 //            store, and dependent chains of remote atomics and loads at .sys and .gpu scope
 //   amo      one thread, a chain of remote fetch_adds whose operand depends on the previous
@@ -183,20 +184,21 @@ __global__ void red_rate(gio::device_handle h, int v, std::uint64_t* counters, s
   if (lane == 0) *out = gio::platform::timer_ns() - t0;
 }
 
-// Barrier variants between 2 PEs, one thread: word 0 = local count, word 1 = arrival from peer.
-__global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area, std::uint64_t* rarea, int iters,
-                                unsigned long long* out) {
+// Barrier variants between 2 PEs, one thread: word 0 = local count, word 1 + mine = this PE's
+// arrival (stored into the peer's area), word 1 + theirs = the peer's (gio's team sync layout).
+__global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area, std::uint64_t* rarea, int mine,
+                                int theirs, int iters, unsigned long long* out) {
   __shared__ gio::ctx st;
   const gio::ctx& c = gio::ctx_create_wg(h, st);
   const unsigned long long t0 = gio::platform::timer_ns();
   for (int i = 0; i < iters; ++i) {
     if (v == 0) {  // library
       gio::shmem_barrier_all(c);
-    } else if (v == 1) {  // load count, fence, store count, wait
+    } else if (v == 1 || v == 3) {  // load count, fence, store count, wait
       const std::uint64_t e = gio::platform::ld_relaxed_sys(area) + 1;
       asm volatile("fence.sc.sys;" ::: "memory");
-      gio::platform::st_relaxed_sys(rarea + 1, e);
-      while (gio::platform::ld_acquire_sys(area + 1) < e) {}
+      gio::platform::st_relaxed_sys(rarea + 1 + mine, e);
+      while (gio::platform::ld_acquire_sys(area + 1 + theirs) < e) {}
       gio::platform::st_relaxed_sys(area, e);
     } else {  // count in a register: fence, red, wait (lower bound)
       asm volatile("fence.sc.sys;" ::: "memory");
@@ -248,13 +250,21 @@ int main(int argc, char** argv) {
     const std::vector<double> us = pingpong_us(v, data, sig);
     if (me == 0) std::printf("probe %-40s one-way %.3f us (min %.3f)\n", names[v], us[us.size() / 2], us[0]);
   }
-  const char* bnames[] = {"gio shmem_barrier_all (thread)", "ld count; fence.sc; st count; wait", "fence.sc; red.add; wait (count in register)"};
-  for (int v = 0; v < 3; ++v) {
+  // The last variant is the second's protocol on gio's own world sync words (the same protocol
+  // as gio's, so gio's later syncs stay consistent): whether those words' place costs anything.
+  const char* bnames[] = {"gio shmem_barrier_all (thread)", "ld count; fence.sc; st count; wait",
+                          "fence.sc; red.add; wait (count in register)", "the second, on gio's world sync words"};
+  auto* gio_area = reinterpret_cast<std::uint64_t*>(h.heap_base + h.world_sync_offset);
+  auto* remote_gio_area = static_cast<std::uint64_t*>(gio::shmem_ptr(gio_area, 1 - me));
+  for (int v = 0; v < 4; ++v) {
     std::vector<double> us;
     for (int rep = 0; rep < 5; ++rep) {
-      cudaMemset(data + 40, 0, 64);
+      if (v != 3) cudaMemset(data + 40, 0, 64);
       gio::shmem_barrier_all();
-      barrier_variant<<<1, 1>>>(h, v, data + 40, rdata + 40, 4000, out);
+      if (v == 3)
+        barrier_variant<<<1, 1>>>(h, v, gio_area, remote_gio_area, me, 1 - me, 4000, out);
+      else
+        barrier_variant<<<1, 1>>>(h, v, data + 40, rdata + 40, 0, 0, 4000, out);
       cudaDeviceSynchronize();
       unsigned long long ns;
       cudaMemcpy(&ns, out, 8, cudaMemcpyDeviceToHost);
