@@ -28,6 +28,53 @@ struct tile_layout {
   GIO_HOST_DEVICE_INLINE std::int64_t elements() const { return (ny + 2) * pitch; }
 };
 
+// The points of the workgroup tile at (x0, y0), `width` columns wide and `points` points in all,
+// that thread `me` of `threads` relaxes: the tile's k-th point in row-major order for k = me,
+// me + threads, ... The element index advances by a fixed step, plus the gap to the next row when
+// the column wraps. `batch` points at a time: for each whole batch, load(b, index) for every point
+// b of it, then update(b, index, row, column) for each (row and column within the tile), so that
+// all of a batch's loads can be in flight at once; the points left over go one at a time, as b = 0.
+template <int batch, class Load, class Update>
+GIO_HOST_DEVICE_INLINE void walk_tile(const tile_layout& l, std::int64_t x0, std::int64_t y0, std::int32_t width,
+                                      std::int32_t points, std::int32_t me, std::int32_t threads, Load load,
+                                      Update update) {
+  static_assert(batch >= 1, "a batch has a point at least");
+  const std::int32_t row_step = threads / width, column_step = threads % width;
+  const std::int64_t index_step = row_step * l.pitch + column_step, row_gap = l.pitch - width;
+  std::int32_t row = me / width, column = me % width;
+  std::int64_t i = l.at(x0 + column, y0 + row);
+  const auto advance = [&] {
+    column += column_step;
+    row += row_step;
+    i += index_step;
+    if (column >= width) {
+      column -= width;
+      ++row;
+      i += row_gap;
+    }
+  };
+  std::int32_t k = me;
+  for (; k + (batch - 1) * threads < points; k += batch * threads) {
+    std::int64_t at[batch];
+    std::int32_t at_row[batch], at_column[batch];
+    for (int b = 0; b < batch; ++b) {
+      at[b] = i;
+      at_row[b] = row;
+      at_column[b] = column;
+      advance();
+    }
+    for (int b = 0; b < batch; ++b) load(b, at[b]);
+    for (int b = 0; b < batch; ++b) update(b, at[b], at_row[b], at_column[b]);
+  }
+  if constexpr (batch > 1) {
+    for (; k < points; k += threads) {
+      load(0, i);
+      update(0, i, row, column);
+      advance();
+    }
+  }
+}
+
 inline tile_layout make_layout(std::int64_t nx, std::int64_t ny) {
   const std::int64_t columns = tile_layout::row_shift + nx + 1;  // up to the east ghost column
   return {nx, ny, (columns + 31) / 32 * 32};

@@ -156,82 +156,43 @@ GIO_DEVICE void send_point(const persistent_args& a, const typename Comm::ctx& c
 }
 
 // One iteration over the workgroup's tile; returns this thread's largest change when `residual`.
-// Threads walk the tile row by row, consecutive threads on consecutive points; the element index
-// advances by a fixed step, plus the gap to the next row when the column wraps. Each trip takes
-// `batch` points of the thread and issues all their loads before using any: the kernel holds
-// half the threads a multiprocessor can (1024 at its 64 registers a thread: two workgroups of the
-// default 512), and with one point per trip a warp waited one memory round trip per point, so the
-// loop ran at about half the bandwidth of Inter-K's one-shot kernel (docs/results.md, jacobi2d). Not
-// inlined, so that its registers are its own: the kernel around it needs many more (context,
-// library calls), and the update loop must not pay for them with spills. `static` (internal
-// linkage) so that ptxas gives it the kernel's register limit also when NVSHMEM's build compiles
-// with -rdc.
-// Two, not more: at four (three) the update loop spills under the kernel's 64-register limit
-// (ptxas -v, sm_90). The `p` transfer's loop (a library call per edge point) keeps one.
+// The thread's points go `relax_batch` at a time (walk_tile, core/grid.hpp), all their loads
+// issued before any is used: the kernel holds half the threads a multiprocessor can (1024 at its
+// 64 registers a thread: two workgroups of the default 512), and with one point per trip a warp
+// waited one memory round trip per point, so the loop ran at about half the bandwidth of
+// Inter-K's one-shot kernel (docs/results.md, jacobi2d). Not inlined, so that its registers are
+// its own: the kernel around it needs many more (context, library calls), and the update loop
+// must not pay for them with spills. `static` (internal linkage) so that ptxas gives it the
+// kernel's register limit also when NVSHMEM's build compiles with -rdc.
+// Two, not more: at four (three) points per trip the loop spills under the kernel's 64-register
+// limit (ptxas -v, sm_90). The `p` transfer's loop (a library call per edge point) keeps one.
 inline constexpr int relax_batch = 2;
 
 template <class Comm, bool SendPoints>
 static __device__ __noinline__ double relax_tile(const persistent_args& a, const typename Comm::ctx& c, const workgroup_view& v,
                              const double* src, double* dst, bool residual) {
+  constexpr int batch = SendPoints ? 1 : relax_batch;
   const std::int64_t pitch = a.layout.pitch;
   const std::int32_t width = static_cast<std::int32_t>(v.x1 - v.x0);
   const std::int32_t points = width * static_cast<std::int32_t>(v.y1 - v.y0);
-  const std::int32_t threads = static_cast<std::int32_t>(platform::wg_size()), me = static_cast<std::int32_t>(platform::thread_in_wg());
-  const std::int32_t row_step = threads / width, column_step = threads % width;
-  const std::int64_t index_step = row_step * pitch + column_step, row_gap = pitch - width;
-  std::int32_t row = me / width, column = me % width;
-  std::int64_t i = a.layout.at(v.x0 + column, v.y0 + row);
+  double n[batch], s[batch], w[batch], e[batch], old[batch];
   double largest = 0;
-  const auto advance = [&] {
-    column += column_step;
-    row += row_step;
-    i += index_step;
-    if (column >= width) {
-      column -= width;
-      ++row;
-      i += row_gap;
-    }
-  };
-  // The point at `at` (tile row `r`, column `col`) from its loaded neighbours (and old value).
-  const auto update = [&](std::int64_t at, std::int32_t r, std::int32_t col, double n, double s, double w, double e,
-                          double old) {
-    const double u = relax(n, s, w, e);
-    dst[at] = u;
-    if (residual) largest = max_of(largest, change(u, old));
-    if constexpr (SendPoints) send_point<Comm>(a, c, v, dst, v.x0 + col, v.y0 + r, u);
-  };
-  constexpr int batch = SendPoints ? 1 : relax_batch;
-  std::int32_t k = me;
-  // Whole batches: every point of the trip is in the tile.
-  for (; k + (batch - 1) * threads < points; k += batch * threads) {
-    std::int64_t at[batch];
-    std::int32_t at_row[batch], at_column[batch];
-    double n[batch], s[batch], w[batch], e[batch], old[batch];
-#pragma unroll
-    for (int b = 0; b < batch; ++b) {
-      at[b] = i;
-      at_row[b] = row;
-      at_column[b] = column;
-      advance();
-    }
-#pragma unroll
-    for (int b = 0; b < batch; ++b) {
-      n[b] = src[at[b] - pitch];
-      s[b] = src[at[b] + pitch];
-      w[b] = src[at[b] - 1];
-      e[b] = src[at[b] + 1];
-      old[b] = residual ? src[at[b]] : 0.0;
-    }
-#pragma unroll
-    for (int b = 0; b < batch; ++b) update(at[b], at_row[b], at_column[b], n[b], s[b], w[b], e[b], old[b]);
-  }
-  // The rest, a point at a time.
-  if constexpr (batch > 1) {
-    for (; k < points; k += threads) {
-      update(i, row, column, src[i - pitch], src[i + pitch], src[i - 1], src[i + 1], residual ? src[i] : 0.0);
-      advance();
-    }
-  }
+  walk_tile<batch>(
+      a.layout, v.x0, v.y0, width, points, static_cast<std::int32_t>(platform::thread_in_wg()),
+      static_cast<std::int32_t>(platform::wg_size()),
+      [&](int b, std::int64_t i) {
+        n[b] = src[i - pitch];
+        s[b] = src[i + pitch];
+        w[b] = src[i - 1];
+        e[b] = src[i + 1];
+        old[b] = residual ? src[i] : 0.0;
+      },
+      [&](int b, std::int64_t i, std::int32_t row, std::int32_t column) {
+        const double u = relax(n[b], s[b], w[b], e[b]);
+        dst[i] = u;
+        if (residual) largest = max_of(largest, change(u, old[b]));
+        if constexpr (SendPoints) send_point<Comm>(a, c, v, dst, v.x0 + column, v.y0 + row, u);
+      });
   return largest;
 }
 
