@@ -155,6 +155,11 @@ GIO_DEVICE void send_point(const persistent_args& a, const typename Comm::ctx& c
   if (x == l.nx - 1 && v.remote_pe[east] >= 0) Comm::p_double(c, grid + l.at(-1, y), value, v.remote_pe[east]);
 }
 
+// Points per trip of the update loop (relax_tile): two, not more, since at four (three) the loop
+// spills under the kernel's 64-register limit (ptxas -v, sm_90). The `p` transfer's loop (a
+// library call per edge point) keeps one.
+inline constexpr int relax_batch = 2;
+
 // One iteration over the workgroup's tile; returns this thread's largest change when `residual`.
 // The thread's points go `relax_batch` at a time (walk_tile, core/grid.hpp), all their loads
 // issued before any is used: the kernel holds half the threads a multiprocessor can (1024 at its
@@ -164,10 +169,6 @@ GIO_DEVICE void send_point(const persistent_args& a, const typename Comm::ctx& c
 // its own: the kernel around it needs many more (context, library calls), and the update loop
 // must not pay for them with spills. `static` (internal linkage) so that ptxas gives it the
 // kernel's register limit also when NVSHMEM's build compiles with -rdc.
-// Two, not more: at four (three) points per trip the loop spills under the kernel's 64-register
-// limit (ptxas -v, sm_90). The `p` transfer's loop (a library call per edge point) keeps one.
-inline constexpr int relax_batch = 2;
-
 template <class Comm, bool SendPoints>
 static __device__ __noinline__ double relax_tile(const persistent_args& a, const typename Comm::ctx& c, const workgroup_view& v,
                              const double* src, double* dst, bool residual) {
