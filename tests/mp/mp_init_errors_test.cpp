@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ error init_error() {
   ADD_FAILURE() << "shmem_init succeeded";
   shmem_finalize();
   return error(-2, "(no error)");
+}
+
+// Init fails on this PE with an error of this PE that contains every one of `parts`.
+void expect_init_error_saying(std::initializer_list<const char*> parts) {
+  const error e = init_error();
+  EXPECT_EQ(e.pe(), mp_test::launcher_rank()) << e.what();
+  for (const char* part : parts) EXPECT_TRUE(contains(e.what(), part)) << "no \"" << part << "\" in: " << e.what();
 }
 
 // Removes every variable a launcher sets, so this process looks like one started by hand.
@@ -58,10 +66,7 @@ TEST(InitErrors, MallocBeforeInitThrows) {
 
 TEST(InitErrors, MalformedSymmetricSizeFailsEveryPE) {
   ASSERT_EQ(::setenv("GIO_SYMMETRIC_SIZE", "12Q", 1), 0);
-  const error e = init_error();
-  EXPECT_EQ(e.pe(), mp_test::launcher_rank()) << e.what();
-  EXPECT_TRUE(contains(e.what(), "GIO_SYMMETRIC_SIZE=\"12Q\"")) << e.what();
-  EXPECT_TRUE(contains(e.what(), "expected")) << e.what();
+  expect_init_error_saying({"GIO_SYMMETRIC_SIZE=\"12Q\"", "expected"});
 }
 
 TEST(InitErrors, OnePEFailingFailsEveryPE) {
@@ -80,22 +85,14 @@ TEST(InitErrors, OnePEFailingFailsEveryPE) {
 // the cause, instead of leaving PEs unreachable.
 TEST(InitErrors, ForcedGdaWithoutGpuFailsEveryPE) {
   ASSERT_EQ(::setenv("GIO_TRANSPORT", "gda", 1), 0);
-  const error e = init_error();
-  EXPECT_EQ(e.pe(), mp_test::launcher_rank()) << e.what();
-  EXPECT_TRUE(contains(e.what(), "opening the NIC for gda")) << e.what();
-  EXPECT_TRUE(contains(e.what(), "GIO_TRANSPORT=gda")) << e.what();
-  EXPECT_TRUE(contains(e.what(), "no GPU")) << e.what();
+  expect_init_error_saying({"opening the NIC for gda", "GIO_TRANSPORT=gda", "no GPU"});
 }
 
 // Uncached network buffers (GIO paper 5.1.2) need GPU memory: this GPU-less build refuses them on
 // every PE, naming the variable and why (NVIDIA GPUs refuse them too; scripts/gpu-check.sh checks that).
 TEST(InitErrors, UncachedNetBuffersWithoutGpuFailEveryPE) {
   ASSERT_EQ(::setenv("GIO_NET_BUFFERS", "uncached", 1), 0);
-  const error e = init_error();
-  EXPECT_EQ(e.pe(), mp_test::launcher_rank()) << e.what();
-  EXPECT_TRUE(contains(e.what(), "allocating the symmetric heap")) << e.what();
-  EXPECT_TRUE(contains(e.what(), "GIO_NET_BUFFERS=uncached")) << e.what();
-  EXPECT_TRUE(contains(e.what(), "no GPU")) << e.what();
+  expect_init_error_saying({"allocating the symmetric heap", "GIO_NET_BUFFERS=uncached", "no GPU"});
 }
 
 TEST(InitErrors, NotLaunchedByMpirunIsExplained) {
