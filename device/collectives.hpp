@@ -57,15 +57,24 @@ GIO_DEVICE void copy_to_member(const ctx& c, const team_info& t, int member, voi
   if (where.gda)
     transports::gda::put<Coop>(c, where.world, dest, source, bytes, false, call, loc);
   else
-    copy_bytes(transports::p2p::translate(dest, where.delta), source, bytes, Coop::rank(), Coop::size());
+    transports::p2p::put<Coop>(transports::p2p::translate(dest, where.delta), source, bytes);
 }
 
+// The team's sync words on this PE (include/gio/team.hpp).
+GIO_DEVICE std::uint64_t* sync_words(const ctx& c, const team_info& t) {
+  return reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
+}
+// The number of the team's next sync on this PE. Every member of the group reads it before the
+// sync's first group barrier, so the leader's update at the sync's end cannot overtake any read.
+GIO_DEVICE std::uint64_t next_sync_number(const ctx& c, const team_info& t) {
+  return platform::ld_relaxed_sys(sync_words(c, t)) + 1;
+}
+
+// The team's sync number `count` (next_sync_number, read by the caller, who needed it earlier).
 template <class Coop>
-GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const char* call, source_location loc) {
-  auto* area = reinterpret_cast<std::uint64_t*>(c.h.heap_base + t.sync_offset);
-  // This sync's number. Read by every member before the barrier below, so the leader's update
-  // at the end cannot overtake any member's read.
-  const std::uint64_t count = platform::ld_relaxed_sys(area) + 1;
+GIO_DEVICE void sync_team_numbered(const ctx& c, const team_info& t, std::uint64_t count, bool quiet, const char* call,
+                                   source_location loc) {
+  std::uint64_t* area = sync_words(c, t);
   // The network half of the fence: every WQE this PE posted, on any context (the group's
   // accesses may follow other workgroups' by a grid sync), has completed before a count goes out.
   if (transports::gda::in_use(c) && Coop::rank() == 0) transports::gda::quiet_all(c, call, loc);
@@ -101,6 +110,11 @@ GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const ch
     if (rank == 0) platform::st_relaxed_sys(area, count);
   }
   Coop::sync();
+}
+
+template <class Coop>
+GIO_DEVICE void sync_team(const ctx& c, const team_info& t, bool quiet, const char* call, source_location loc) {
+  sync_team_numbered<Coop>(c, t, next_sync_number(c, t), quiet, call, loc);
 }
 
 template <class Coop>
@@ -261,12 +275,11 @@ GIO_DEVICE bool reduction_pushes(const ctx& c, const team_info& t, std::size_t b
   return !transports::gda::in_use(c) && t.size <= reduce_push_members && bytes <= reduce_push_bytes;
 }
 
-// The slot the next sync's number selects, in this PE's scratch (the same offset on every member).
-GIO_DEVICE char* reduce_slot(const ctx& c, const team_info& t) {
-  const auto* area = reinterpret_cast<const std::uint64_t*>(c.h.heap_base + t.sync_offset);
-  const std::uint64_t sync_number = platform::ld_relaxed_sys(area) + 1;  // of the sync after the push
+// The slot that `sync_number` (of the sync after the push) selects, in this PE's scratch (the same
+// offset on every member).
+GIO_DEVICE char* reduce_slot(const ctx& c, const team_info& t, std::uint64_t sync_number) {
   const std::uint64_t slot_bytes = reduce_slot_members(c.h.n_pes) * reduce_push_bytes;
-  return c.h.heap_base + t.sync_offset + team_scratch_offset(c.h.n_pes) + (sync_number % 2) * slot_bytes;
+  return reinterpret_cast<char*>(sync_words(c, t)) + team_scratch_offset(c.h.n_pes) + (sync_number % 2) * slot_bytes;
 }
 
 template <class Coop>
@@ -276,7 +289,7 @@ GIO_DEVICE void push_source(const ctx& c, const team_info& t, char* slot, const 
   for (int k = 0; k + 1 < t.size; ++k) {  // stores over the peer mappings (never gda: reduction_pushes)
     char* block = transports::p2p::translate(slot + t.my_pe * reduce_push_bytes,
                                              member_delta(c, t, nth_member_after_me(t, k), call, loc));
-    copy_bytes(block, source, bytes, Coop::rank(), Coop::size());
+    transports::p2p::put<Coop>(block, source, bytes);
   }
 }
 
@@ -286,8 +299,9 @@ GIO_DEVICE void combine_pushed(const team_info& t, reduce_op op, T* dest, const 
   const T* block = reinterpret_cast<const T*>(slot);
   constexpr std::size_t per_block = reduce_push_bytes / sizeof(T);
   for (std::size_t i = Coop::rank(); i < count; i += Coop::size()) {
-    T acc = t.my_pe == 0 ? source[i] : block[i];
-    for (int j = 1; j < t.size; ++j) acc = reduce_combine(op, acc, j == t.my_pe ? source[i] : block[j * per_block + i]);
+    const auto element_of = [&](int j) { return j == t.my_pe ? source[i] : block[j * per_block + i]; };
+    T acc = element_of(0);
+    for (int j = 1; j < t.size; ++j) acc = reduce_combine(op, acc, element_of(j));
     dest[i] = acc;
   }
   Coop::sync();  // the group's dest is whole when any of it returns
@@ -300,14 +314,17 @@ GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, c
   check_size(c, nreduce, sizeof(T), call, loc);
   check_symmetric(c, dest, nreduce * sizeof(T), call, loc);
   check_symmetric(c, source, nreduce * sizeof(T), call, loc);
-  // One sync_team call site for both designs: it is inlined into every type's reduction.
+  // One sync call site for both designs (it is inlined into every type's reduction), and one
+  // load of its number, which the push also needs to pick its slot.
+  const std::uint64_t sync_number = next_sync_number(c, t);
   const bool pushes = reduction_pushes(c, t, nreduce * sizeof(T));
   char* slot = nullptr;
   if (pushes) {
-    slot = reduce_slot(c, t);
+    slot = reduce_slot(c, t, sync_number);
     push_source<Coop>(c, t, slot, source, nreduce * sizeof(T), call, loc);
   }
-  sync_team<Coop>(c, t, false, call, loc);  // pushed: every block is here; pulled: every source is ready
+  // pushed: every block is here; pulled: every source is ready
+  sync_team_numbered<Coop>(c, t, sync_number, false, call, loc);
   if (pushes) return combine_pushed<Coop>(t, op, dest, source, slot, nreduce);
   if (transports::gda::in_use(c)) {
     reduce_staged<Coop>(c, t, op, dest, source, nreduce, call, loc);
