@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collective_families.hpp"
@@ -18,12 +19,13 @@
 namespace gio_test {
 namespace {
 
-std::vector<coll_family> families() {
+template <std::size_t... K> std::vector<coll_family> families_of_shards(std::index_sequence<K...>) {
   std::vector<coll_family> out;
-  for (auto shard : {collective_shard_0, collective_shard_1, collective_shard_2, collective_shard_3, collective_shard_4})
+  for (auto shard : {collective_shard<K>...})
     for (auto& f : shard()) out.push_back(f);
   return out;
 }
+std::vector<coll_family> families() { return families_of_shards(std::make_index_sequence<collective_shards>{}); }
 
 class DeviceCollective : public ::testing::TestWithParam<coll_family> {};
 TEST_P(DeviceCollective, EveryTeamScopeAndSize) { GetParam().run(GetParam().name); }
