@@ -499,9 +499,13 @@ class harness {
     Shim::barrier_all();
     double ns = 0.0;
     if (me_ == 0) {
-      const amo_latency_args x{kind, counters_, peer_, amo_last_};
+      const amo_latency_args x{counters_, peer_, amo_last_};
       const loop_args loop{warmup, timed, timings_};
-      amo_latency_kernel<Shim><<<1, 1>>>(handle_, x, loop);
+      switch (kind) {
+        case amo_kind::fetch_add: amo_latency_kernel<Shim, amo_kind::fetch_add><<<1, 1>>>(handle_, x, loop); break;
+        case amo_kind::compare_swap: amo_latency_kernel<Shim, amo_kind::compare_swap><<<1, 1>>>(handle_, x, loop); break;
+        case amo_kind::fetch: amo_latency_kernel<Shim, amo_kind::fetch><<<1, 1>>>(handle_, x, loop); break;
+      }
       gpu::check_launch("amo_latency_kernel");
       gpu::synchronize();
       std::uint64_t last = 0;

@@ -12,10 +12,9 @@
 //            answer (gio-bench's amo_fetch_add shape): the bare instruction, gio's call through a
 //            context in shared memory (as gio-bench calls it) and through one in registers; the
 //            differences are gio's per-call cost, split by where the context lives; then
-//            gio-bench's own amo_latency_kernel (its warm-up, switch and timing) on the same
-//            counter, and the bare and gio chains at other offsets of a large symmetric buffer
-//            (whether the target line's place in the peer's memory changes the round trip), and
-//            gio-bench's kernel with the operation fixed at compile time (is it the switch?)
+//            gio-bench's own amo_latency_kernel (its warm-up and timing) on the same counter, and
+//            the bare and gio chains at other offsets of a large symmetric buffer (whether the
+//            target line's place in the peer's memory changes the round trip)
 //   probe-at put_signal ping-pongs with payload and flag at offsets of a large symmetric buffer
 //   red      one warp, every lane 2000 non-fetching remote adds (one counter, or one each):
 //            red.relaxed.sys, red.relaxed.gpu and gio's atomic_add, in Mops/s (gio-bench's
@@ -148,17 +147,6 @@ __global__ void amo_chain(gio::device_handle h, int v, std::uint64_t* counter, s
       value = gio::shmem_ctx_uint64_atomic_fetch_add(register_ctx, counter, add, peer);
   }
   *out = (gio::platform::timer_ns() - t0) + (value == 12345678 ? 1 : 0);
-}
-
-// gio-bench's amo_latency_kernel without its switch: fetch_add fixed at compile time.
-template <class Shim>
-__global__ void __launch_bounds__(bench::launch_bound(bench::scope::thread)) amo_latency_fetch_add_only(typename Shim::handle h, bench::amo_latency_args x, bench::loop_args a) {
-  __shared__ typename Shim::wg_storage storage;
-  const typename Shim::ctx& c = Shim::open_wg(h, storage);
-  std::uint64_t value = 0;
-  bench::timed_loop<bench::scope::thread>(
-      a, [&] { value = Shim::atomic_fetch_add(c, x.counter, 1 + bench::zero_from(value), x.peer) + 1; });
-  *x.last = value;
 }
 
 // One warp of non-fetching remote adds; each lane its own counter (128 B apart) or all one.
@@ -300,17 +288,9 @@ int main(int argc, char** argv) {
     std::uint64_t* last;
     cudaMalloc(&slot, sizeof *slot);
     cudaMalloc(&last, sizeof *last);
-    const bench::amo_latency_args x{bench::amo_kind::fetch_add, data + 48, 1 - me, last};
+    const bench::amo_latency_args x{data + 48, 1 - me, last};
     std::printf("amo %-55s %.1f ns\n", "gio-bench's amo_latency_kernel (fetch_add)", median_ns_per_step([&] {
-                  bench::amo_latency_kernel<bench::gio_shim><<<1, 1>>>(h, x, bench::loop_args{200, steps, slot});
-                  cudaDeviceSynchronize();
-                  bench::timing_slot t;
-                  cudaMemcpy(&t, slot, sizeof t, cudaMemcpyDeviceToHost);
-                  const unsigned long long ns = t.end_ns - t.start_ns;
-                  cudaMemcpy(out, &ns, 8, cudaMemcpyHostToDevice);
-                }));
-    std::printf("amo %-55s %.1f ns\n", "the same kernel, fetch_add fixed (no switch)", median_ns_per_step([&] {
-                  amo_latency_fetch_add_only<bench::gio_shim><<<1, 1>>>(h, x, bench::loop_args{200, steps, slot});
+                  bench::amo_latency_kernel<bench::gio_shim, bench::amo_kind::fetch_add><<<1, 1>>>(h, x, bench::loop_args{200, steps, slot});
                   cudaDeviceSynchronize();
                   bench::timing_slot t;
                   cudaMemcpy(&t, slot, sizeof t, cudaMemcpyDeviceToHost);
