@@ -85,7 +85,7 @@ GIO_DEVICE void sync_team_numbered(const ctx& c, const team_info& t, std::uint64
   const int lanes = static_cast<int>(Coop::size() < platform::wave_size ? Coop::size() : platform::wave_size);
   if (rank < lanes) {
     // The members this lane signals, after itself. A thread alone looks each route up ahead of
-    // the store before it, and the first before the fence: nothing after a system fence issues
+    // its store, the first before the fence: nothing after a system fence issues
     // until it completes, so a lookup after it adds its latency to every sync (barrier_all, one
     // thread: 1.717 -> 1.676 us). A group's lanes look up after the fence: lanes that take
     // different paths just before it issue it once per path (wg: 2.140 -> 2.235 us when they did).
@@ -98,11 +98,12 @@ GIO_DEVICE void sync_team_numbered(const ctx& c, const team_info& t, std::uint64
     if (t.size > 1 || quiet) quiet ? platform::fence_sc_system() : platform::fence_acq_rel_system();
     // A plain store of the count, not an atomic increment: it needs nothing from the link but
     // stores, and it becomes visible sooner (gio-bench-order-probe: 1.57 vs 1.91 us per barrier).
+    // Each store right after the fence or the store before it; the next route after the store,
+    // which does not hold up what follows it (a fence does).
     while (member < t.size) {
-      const peer_route here = route_before_fence ? where : route_of(member);
+      store_over(c, route_before_fence ? where : route_of(member), area + 1 + t.my_pe, count, call, loc);
       member = next_member(member);
       if constexpr (route_before_fence) where = route_of(member);
-      store_over(c, here, area + 1 + t.my_pe, count, call, loc);
     }
     wait_budget budget(c);
     for (int j = rank; j < t.size; j += lanes)
