@@ -81,8 +81,9 @@ __global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::
       } else {
         if (threadIdx.x == 0) {
           if (v == gio_thread_relaxed_poll) {
-            while (gio::platform::ld_relaxed_sys(sig) < seq) {}
-            (void)gio::platform::ld_acquire_sys(sig);
+            // The acquire load's value decides, as in a correct wait (a later SET may lower the
+            // flag): a variant that discarded it never waited for that load (session 12).
+            while (gio::platform::ld_relaxed_sys(sig) < seq || gio::platform::ld_acquire_sys(sig) < seq) {}
           } else if (v == gio_thread_volatile_poll) {
             while (*static_cast<volatile std::uint64_t*>(sig) < seq) {}
             asm volatile("fence.acq_rel.sys;" ::: "memory");
