@@ -11,9 +11,8 @@
 #   SPTS_ARGS (environment): extra options for every spts run, e.g. "--kernel rounds"
 set -uo pipefail
 [ $# -ge 1 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
-# OUTDIR comes first: an option there (apps-bench.sh --jacobi-only OUT) is a mistake, not a folder.
-case "$1" in -*) echo "$(basename "$0"): OUTDIR first, then the options (got $1)" >&2; exit 2 ;; esac
-out=$(mkdir -p "$1" && cd "$1" && pwd) || { echo "$(basename "$0"): cannot make OUTDIR $1" >&2; exit 2; }
+source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
+out=$(outdir_of "$1") || exit 2
 shift
 jacobi=1 spts=1 push_classes="wiki_talk asic_320ks nlpkkt160 road_usa road_central"
 while [ $# -gt 0 ]; do
@@ -25,7 +24,6 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment
 if [ ! -f "$build/build.ninja" ]; then
   configure_gpu_build >"$out/configure.log" 2>&1 || exit 1
 fi

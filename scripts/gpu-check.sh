@@ -24,9 +24,8 @@ set -uo pipefail
 usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
-# OUTDIR comes first: an option there (apps-bench.sh --jacobi-only OUT) is a mistake, not a folder.
-case "$1" in -*) echo "$(basename "$0"): OUTDIR first, then the options (got $1)" >&2; exit 2 ;; esac
-out=$(mkdir -p "$1" && cd "$1" && pwd) || { echo "$(basename "$0"): cannot make OUTDIR $1" >&2; exit 2; }
+source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
+out=$(outdir_of "$1") || exit 2
 shift
 sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1 gda_only=0 gda_label=gda archive=
 while [ $# -gt 0 ]; do
@@ -54,7 +53,6 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment
 # The tests set their own GIO_SYMMETRIC_SIZE; the benchmarks give gio and NVSHMEM the same heap.
 
 declare -a summary=()
