@@ -3,6 +3,7 @@
 // over NVLink/PCIe and the host). Every strong access here is "morally strong" at .sys scope so
 // that it can take part in the release/acquire patterns of docs/memory-model.md.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 
@@ -152,47 +153,48 @@ GIO_DEVICE std::uint32_t atomic_cas_gpu_bits(std::uint32_t* p, std::uint32_t exp
 // instruction names the global space: a generic atom/red compiles to a test of the space with a
 // path each for shared and local memory (24 SASS instructions for a loop of one global red, 46
 // for the generic one).
+GIO_DEVICE std::size_t global_address(const void* p) { return __cvta_generic_to_global(p); }
 template <rmw Op> GIO_DEVICE std::uint32_t atomic_rmw_sys_bits(std::uint32_t* p, std::uint32_t v) {
   std::uint32_t old;
-  if constexpr (Op == rmw::add) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.add.u32 %0, [g], %2; }" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  if constexpr (Op == rmw::and_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.and.b32 %0, [g], %2; }" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  if constexpr (Op == rmw::or_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.or.b32 %0, [g], %2; }" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  if constexpr (Op == rmw::xor_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.xor.b32 %0, [g], %2; }" : "=r"(old) : "l"(p), "r"(v) : "memory");
-  if constexpr (Op == rmw::exchange) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.exch.b32 %0, [g], %2; }" : "=r"(old) : "l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::add) asm volatile("atom.relaxed.sys.global.add.u32 %0, [%1], %2;" : "=r"(old) : "l"(global_address(p)), "r"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("atom.relaxed.sys.global.and.b32 %0, [%1], %2;" : "=r"(old) : "l"(global_address(p)), "r"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("atom.relaxed.sys.global.or.b32 %0, [%1], %2;" : "=r"(old) : "l"(global_address(p)), "r"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("atom.relaxed.sys.global.xor.b32 %0, [%1], %2;" : "=r"(old) : "l"(global_address(p)), "r"(v) : "memory");
+  if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.global.exch.b32 %0, [%1], %2;" : "=r"(old) : "l"(global_address(p)), "r"(v) : "memory");
   return old;
 }
 template <rmw Op> GIO_DEVICE std::uint64_t atomic_rmw_sys_bits(std::uint64_t* p, std::uint64_t v) {
   std::uint64_t old;
-  if constexpr (Op == rmw::add) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.add.u64 %0, [g], %2; }" : "=l"(old) : "l"(p), "l"(v) : "memory");
-  if constexpr (Op == rmw::and_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.and.b64 %0, [g], %2; }" : "=l"(old) : "l"(p), "l"(v) : "memory");
-  if constexpr (Op == rmw::or_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.or.b64 %0, [g], %2; }" : "=l"(old) : "l"(p), "l"(v) : "memory");
-  if constexpr (Op == rmw::xor_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.xor.b64 %0, [g], %2; }" : "=l"(old) : "l"(p), "l"(v) : "memory");
-  if constexpr (Op == rmw::exchange) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.exch.b64 %0, [g], %2; }" : "=l"(old) : "l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::add) asm volatile("atom.relaxed.sys.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(global_address(p)), "l"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("atom.relaxed.sys.global.and.b64 %0, [%1], %2;" : "=l"(old) : "l"(global_address(p)), "l"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("atom.relaxed.sys.global.or.b64 %0, [%1], %2;" : "=l"(old) : "l"(global_address(p)), "l"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("atom.relaxed.sys.global.xor.b64 %0, [%1], %2;" : "=l"(old) : "l"(global_address(p)), "l"(v) : "memory");
+  if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.global.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(global_address(p)), "l"(v) : "memory");
   return old;
 }
 // The same without returning the old value (PTX `red`): nothing waits for the target's answer.
 template <rmw Op> GIO_DEVICE void atomic_red_sys_bits(std::uint32_t* p, std::uint32_t v) {
-  if constexpr (Op == rmw::add) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.add.u32 [g], %1; }" ::"l"(p), "r"(v) : "memory");
-  if constexpr (Op == rmw::and_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.and.b32 [g], %1; }" ::"l"(p), "r"(v) : "memory");
-  if constexpr (Op == rmw::or_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.or.b32 [g], %1; }" ::"l"(p), "r"(v) : "memory");
-  if constexpr (Op == rmw::xor_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.xor.b32 [g], %1; }" ::"l"(p), "r"(v) : "memory");
+  if constexpr (Op == rmw::add) asm volatile("red.relaxed.sys.global.add.u32 [%0], %1;" ::"l"(global_address(p)), "r"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("red.relaxed.sys.global.and.b32 [%0], %1;" ::"l"(global_address(p)), "r"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("red.relaxed.sys.global.or.b32 [%0], %1;" ::"l"(global_address(p)), "r"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("red.relaxed.sys.global.xor.b32 [%0], %1;" ::"l"(global_address(p)), "r"(v) : "memory");
   static_assert(Op != rmw::exchange, "an exchange without its result is a store");
 }
 template <rmw Op> GIO_DEVICE void atomic_red_sys_bits(std::uint64_t* p, std::uint64_t v) {
-  if constexpr (Op == rmw::add) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.add.u64 [g], %1; }" ::"l"(p), "l"(v) : "memory");
-  if constexpr (Op == rmw::and_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.and.b64 [g], %1; }" ::"l"(p), "l"(v) : "memory");
-  if constexpr (Op == rmw::or_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.or.b64 [g], %1; }" ::"l"(p), "l"(v) : "memory");
-  if constexpr (Op == rmw::xor_) asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %0; red.relaxed.sys.global.xor.b64 [g], %1; }" ::"l"(p), "l"(v) : "memory");
+  if constexpr (Op == rmw::add) asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(global_address(p)), "l"(v) : "memory");
+  if constexpr (Op == rmw::and_) asm volatile("red.relaxed.sys.global.and.b64 [%0], %1;" ::"l"(global_address(p)), "l"(v) : "memory");
+  if constexpr (Op == rmw::or_) asm volatile("red.relaxed.sys.global.or.b64 [%0], %1;" ::"l"(global_address(p)), "l"(v) : "memory");
+  if constexpr (Op == rmw::xor_) asm volatile("red.relaxed.sys.global.xor.b64 [%0], %1;" ::"l"(global_address(p)), "l"(v) : "memory");
   static_assert(Op != rmw::exchange, "an exchange without its result is a store");
 }
 GIO_DEVICE std::uint32_t atomic_cas_sys_bits(std::uint32_t* p, std::uint32_t expected, std::uint32_t desired) {
   std::uint32_t old;
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.cas.b32 %0, [g], %2, %3; }" : "=r"(old) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  asm volatile("atom.relaxed.sys.global.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "l"(global_address(p)), "r"(expected), "r"(desired) : "memory");
   return old;
 }
 GIO_DEVICE std::uint64_t atomic_cas_sys_bits(std::uint64_t* p, std::uint64_t expected, std::uint64_t desired) {
   std::uint64_t old;
-  asm volatile("{ .reg .u64 g; cvta.to.global.u64 g, %1; atom.relaxed.sys.global.cas.b64 %0, [g], %2, %3; }" : "=l"(old) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  asm volatile("atom.relaxed.sys.global.cas.b64 %0, [%1], %2, %3;" : "=l"(old) : "l"(global_address(p)), "l"(expected), "l"(desired) : "memory");
   return old;
 }
 
