@@ -85,9 +85,9 @@ GIO_DEVICE void sync_team_numbered(const ctx& c, const team_info& t, std::uint64
   const int lanes = static_cast<int>(Coop::size() < platform::wave_size ? Coop::size() : platform::wave_size);
   if (rank < lanes) {
     // The members this lane signals, after itself. A thread alone looks each route up ahead of
-    // its store, the first before the fence: nothing after a system fence issues
-    // until it completes, so a lookup after it adds its latency to every sync (barrier_all, one
-    // thread: 1.717 -> 1.676 us). A group's lanes look up after the fence: lanes that take
+    // its store, the first before the fence: nothing after a system fence issues until it
+    // completes, so a lookup after it adds its latency to every sync (barrier_all, one thread:
+    // 1.717 -> 1.676 us). A group's lanes look up after the fence: lanes that take
     // different paths just before it issue it once per path (wg: 2.140 -> 2.235 us when they did).
     constexpr bool route_before_fence = std::is_same_v<Coop, coop::thread>;
     const auto route_of = [&](int j) { return j < t.size ? route_world(c, t.start + j * t.stride, call, loc) : peer_route{}; };

@@ -12,9 +12,9 @@ namespace detail {
 // The record of `team`, checked: a valid index of a team this PE belongs to.
 GIO_DEVICE team_info team_of(const ctx& c, shmem_team_t team, const char* call, source_location loc) {
   check_team_index(c, team, call, loc);
-  // WORLD (usually a constant here) straight from the handle: no wait for the context's team id
-  // before the record's loads, whose results the caller's first access needs.
-  const team_info t = team == SHMEM_TEAM_WORLD ? team_record(c.h, team) : team == c.team_id ? c.team : team_record(c.h, team);
+  // WORLD (usually a constant here) comes from the handle (team_record) without a wait for the
+  // context's team id before the record's loads, whose results the caller's first access needs.
+  const team_info t = team != SHMEM_TEAM_WORLD && team == c.team_id ? c.team : team_record(c.h, team);
   check_team_member(c, team, t, call, loc);
   return t;
 }

@@ -6,10 +6,9 @@
 // that writer ordered before its update (fence/quiet, then p). A wait first polls with acquire
 // loads (the load that sees the value is the acquire: no extra round trip; measured on H200 a
 // trailing fence.acq_rel.sys would add 0.58 us, a confirming acquire load 0.16 us; confirmed
-// again in session 12, docs/memory-model.md). A wait still
-// unsatisfied after `hot_polls` polls (tens of microseconds) switches to relaxed polls, confirmed by one acquire load:
-// an acquire load invalidates the SM's L1, which co-resident workgroups should not pay for
-// during a long wait.
+// again in session 12, docs/memory-model.md). A wait still unsatisfied after `hot_polls` polls
+// (tens of microseconds) switches to relaxed polls, confirmed by one acquire load: an acquire
+// load invalidates the SM's L1, which co-resident workgroups should not pay for during a long wait.
 #pragma once
 #include <cstddef>
 #include <cstdint>
