@@ -125,4 +125,14 @@ struct wg_tiling {
   GIO_HOST_DEVICE_INLINE std::int32_t count() const { return wx * wy; }
 };
 
+// Points a thread of the persistent kernel's update loop loads before it uses any (walk_tile's
+// batch): 1 or 2 (at 3 or more the loop spills under the kernel's 64-register limit).
+inline constexpr std::int64_t max_points_per_trip = 2;
+// Two when each thread has at least this many points of its tile; with fewer, the batched loop's
+// extra index arithmetic and its one-at-a-time tail outweigh the loads it overlaps (docs/jacobi2d.md).
+inline constexpr std::int64_t points_per_thread_for_two = 16;
+inline std::int32_t choose_points_per_trip(const wg_tiling& tiling, std::int64_t threads) {
+  return tiling.tx * tiling.ty >= points_per_thread_for_two * threads ? 2 : 1;
+}
+
 }  // namespace jacobi

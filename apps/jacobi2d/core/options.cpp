@@ -109,6 +109,11 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
           [&](const std::string& v) { opt.wg_threads = apps::parse_positive("--wg-threads", v); });
   p.value("--workgroups", "N", "gio/nvshmem: at most N workgroups (default: all that can be co-resident)",
           [&](const std::string& v) { opt.workgroups = apps::parse_positive("--workgroups", v); });
+  p.value("--points-per-trip", "N",
+          "gio/nvshmem, signal halo: points a thread loads before it updates any, 1 or 2\n"
+          "(default: 2 when a thread has at least " + std::to_string(points_per_thread_for_two) +
+              " points of its workgroup's tile, else 1;\nthe p halo always takes 1)",
+          [&](const std::string& v) { opt.points_per_trip = apps::parse_positive("--points-per-trip", v); });
   p.flag("--check",
          "gather the grid to PE 0; compare it, the iteration count and the residual\n"
          "with a single-PE CPU reference of the same problem, bit for bit (exit 1\n"
@@ -156,6 +161,13 @@ std::string check_options(const options& opt, const std::vector<std::string>& he
     return "--breakdown runs with and without each part itself: not with --no-comm or --no-compute";
   if (opt.halo_given && !persistent) return "--halo applies to gio and nvshmem, not " + opt.variant;
   if (opt.workgroups > 0 && !persistent) return "--workgroups applies to gio and nvshmem, not " + opt.variant;
+  if (opt.points_per_trip > 0) {
+    if (!persistent) return "--points-per-trip applies to gio and nvshmem, not " + opt.variant;
+    if (opt.points_per_trip > max_points_per_trip)
+      return "--points-per-trip " + std::to_string(opt.points_per_trip) + " is not 1 or 2";
+    if (opt.halo == halo_transfer::p && opt.points_per_trip != 1)
+      return "--points-per-trip 2 needs the signal halo (the p halo sends each point as it is updated)";
+  }
   if (opt.wg_threads > 0) {
     if (opt.variant == "cpu") return "--wg-threads applies to the GPU variants, not cpu (see --threads)";
     if (opt.wg_threads % 64 != 0 || opt.wg_threads > max_wg_threads)

@@ -59,6 +59,7 @@ struct persistent_args {
   std::int32_t my_pe;
   std::int32_t neighbour_pe[side_count];  // -1 on the global boundary
   std::int32_t segments;          // signal words per side: max(wx, wy)
+  std::int32_t points_per_trip;   // the update loop's batch: 1 or 2 (choose_points_per_trip)
   std::uint64_t wait_timeout_ns;  // 0: wait forever
   // Symmetric (the same offsets on every PE):
   double* grid[2];
@@ -155,24 +156,21 @@ GIO_DEVICE void send_point(const persistent_args& a, const typename Comm::ctx& c
   if (x == l.nx - 1 && v.remote_pe[east] >= 0) Comm::p_double(c, grid + l.at(-1, y), value, v.remote_pe[east]);
 }
 
-// Points per trip of the update loop (relax_tile): two, not more, since at four (three) the loop
-// spills under the kernel's 64-register limit (ptxas -v, sm_90). The `p` transfer's loop (a
-// library call per edge point) keeps one.
-inline constexpr int relax_batch = 2;
-
 // One iteration over the workgroup's tile; returns this thread's largest change when `residual`.
-// The thread's points go `relax_batch` at a time (walk_tile, core/grid.hpp), all their loads
-// issued before any is used: the kernel holds half the threads a multiprocessor can (1024 at its
-// 64 registers a thread: two workgroups of the default 512), and with one point per trip a warp
-// waited one memory round trip per point, so the loop ran at about half the bandwidth of
-// Inter-K's one-shot kernel (docs/results.md, jacobi2d). Not inlined, so that its registers are
-// its own: the kernel around it needs many more (context, library calls), and the update loop
-// must not pay for them with spills. `static` (internal linkage) so that ptxas gives it the
-// kernel's register limit also when NVSHMEM's build compiles with -rdc.
-template <class Comm, bool SendPoints>
+// The thread's points go `Batch` at a time (walk_tile, core/grid.hpp; a.points_per_trip picks
+// the instance), all their loads issued before any is used: the kernel holds half the threads a
+// multiprocessor can (1024 at its 64 registers a thread: two workgroups of the default 512), and
+// with one point per trip on a large tile a warp waited one memory round trip per point, so the
+// loop ran at about half the bandwidth of Inter-K's one-shot kernel (docs/results.md, jacobi2d).
+// The `p` transfer's loop (a library call per edge point) takes one. Not inlined, so that its
+// registers are its own: the kernel around it needs many more (context, library calls), and the
+// update loop must not pay for them with spills. `static` (internal linkage) so that ptxas gives
+// it the kernel's register limit also when NVSHMEM's build compiles with -rdc.
+template <class Comm, bool SendPoints, int Batch>
 static __device__ __noinline__ double relax_tile(const persistent_args& a, const typename Comm::ctx& c, const workgroup_view& v,
                              const double* src, double* dst, bool residual) {
-  constexpr int batch = SendPoints ? 1 : relax_batch;
+  static_assert(Batch >= 1 && Batch <= max_points_per_trip && (!SendPoints || Batch == 1), "see choose_points_per_trip");
+  constexpr int batch = Batch;
   const std::int64_t pitch = a.layout.pitch;
   const std::int32_t width = static_cast<std::int32_t>(v.x1 - v.x0);
   const std::int32_t points = width * static_cast<std::int32_t>(v.y1 - v.y0);
@@ -332,8 +330,9 @@ __global__ void __launch_bounds__(max_wg_threads) relax_persistent(typename Comm
     const bool residual_due = a.plan.residual_due(t);
     double largest = 0;
     if (a.compute) {
-      largest = send_points ? relax_tile<Comm, true>(a, c, v, src, dst, residual_due)
-                            : relax_tile<Comm, false>(a, c, v, src, dst, residual_due);
+      largest = send_points             ? relax_tile<Comm, true, 1>(a, c, v, src, dst, residual_due)
+                : a.points_per_trip == 2 ? relax_tile<Comm, false, 2>(a, c, v, src, dst, residual_due)
+                                         : relax_tile<Comm, false, 1>(a, c, v, src, dst, residual_due);
     } else if (send_points) {
       send_edges_as_points<Comm>(a, c, v, dst);
     }

@@ -125,7 +125,8 @@ class persistent_solver final : public solver {
   launch_shape shape() const override {
     return {tiling_.count(), threads_,
             std::to_string(tiling_.wx) + "x" + std::to_string(tiling_.wy) + " tiles of " + std::to_string(tiling_.tx) +
-                "x" + std::to_string(tiling_.ty)};
+                "x" + std::to_string(tiling_.ty) + " at " + std::to_string(points_per_trip()) +
+                (points_per_trip() == 1 ? " point" : " points") + " per trip"};
   }
 
  private:
@@ -168,6 +169,12 @@ class persistent_solver final : public solver {
     return choice.tiling;
   }
 
+  std::int32_t points_per_trip() const {
+    if (opt_.halo == halo_transfer::p) return 1;  // each point leaves as it is updated
+    return opt_.points_per_trip > 0 ? static_cast<std::int32_t>(opt_.points_per_trip)
+                                    : choose_points_per_trip(tiling_, threads_);
+  }
+
   persistent_args arguments(const run_request& request) const {
     char* base = block_->base;
     persistent_args a{};
@@ -180,6 +187,7 @@ class persistent_solver final : public solver {
     a.my_pe = dec_.pe;
     for (int s = 0; s < side_count; ++s) a.neighbour_pe[s] = dec_.neighbour[s];
     a.segments = std::max(tiling_.wx, tiling_.wy);
+    a.points_per_trip = points_per_trip();
     a.wait_timeout_ns = static_cast<std::uint64_t>(opt_.wait_timeout * 1e9);
     a.grid[0] = reinterpret_cast<double*>(base + memory_.grid[0]);
     a.grid[1] = reinterpret_cast<double*>(base + memory_.grid[1]);

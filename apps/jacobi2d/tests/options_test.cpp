@@ -48,7 +48,7 @@ TEST(Options, Defaults) {
 TEST(Options, EveryOptionTakesEffect) {
   const options opt = parsed({"--variant", "gio", "--size", "2Kx1K", "--pe-grid", "2x1", "--iterations", "500",
                               "--tolerance", "1e-3", "--residual-every", "7", "--halo", "p", "--warmup", "0",
-                              "--reps", "5", "--wg-threads", "256", "--workgroups", "100", "--check", "--csv",
+                              "--reps", "5", "--wg-threads", "256", "--workgroups", "100", "--points-per-trip", "1", "--check", "--csv",
                               "out.csv", "--threads", "4", "--wait-timeout", "2.5", "--quiet"});
   EXPECT_EQ(opt.size.nx, 2048);
   EXPECT_EQ(opt.size.ny, 1024);
@@ -62,6 +62,8 @@ TEST(Options, EveryOptionTakesEffect) {
   EXPECT_EQ(opt.reps, 5);
   EXPECT_EQ(opt.wg_threads, 256);
   EXPECT_EQ(opt.workgroups, 100);
+  EXPECT_EQ(opt.points_per_trip, 1);
+  EXPECT_EQ(parsed({}).points_per_trip, 0);  // chosen from the tile
   EXPECT_TRUE(opt.check);
   EXPECT_EQ(opt.csv, "out.csv");
   EXPECT_EQ(opt.threads, 4);
@@ -96,6 +98,11 @@ TEST(Options, RefusesCombinationsThatMakeNoSense) {
   EXPECT_EQ(refusal({"--variant", "inter-k", "--halo", "p"}), "--halo applies to gio and nvshmem, not inter-k");
   EXPECT_EQ(refusal({"--variant", "cpu", "--workgroups", "4"}), "--workgroups applies to gio and nvshmem, not cpu");
   EXPECT_NE(refusal({"--variant", "cpu", "--wg-threads", "64"}).find("not cpu"), std::string::npos);
+  EXPECT_EQ(refusal({"--variant", "inter-k", "--points-per-trip", "2"}), "--points-per-trip applies to gio and nvshmem, not inter-k");
+  EXPECT_EQ(refusal({"--points-per-trip", "3"}), "--points-per-trip 3 is not 1 or 2");
+  EXPECT_EQ(refusal({"--points-per-trip", "0"}), "--points-per-trip: '0' is not a positive whole number");
+  EXPECT_EQ(refusal({"--halo", "p", "--points-per-trip", "2"}),
+            "--points-per-trip 2 needs the signal halo (the p halo sends each point as it is updated)");
   EXPECT_EQ(refusal({"--wg-threads", "100"}), "--wg-threads 100 is not a multiple of 64 up to 1024");
   EXPECT_EQ(refusal({"--wg-threads", "2048"}), "--wg-threads 2048 is not a multiple of 64 up to 1024");
 }
