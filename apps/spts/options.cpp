@@ -163,6 +163,10 @@ apps::option_parser make_parser(options* o) {
   p.value("--save", "FILE", "write L (with its diagonal) to FILE as Matrix Market, then solve",
           [&](const std::string& v) { opt.save_path = v; });
   p.flag("--quiet", "no progress line", [&] { opt.quiet = true; });
+  p.flag("--round-stats",
+         "after each sync-free variant, print how its waves advanced in the last solve:\n"
+         "rounds per wave (most, mean, with a row solved) and the time per round",
+         [&] { opt.round_stats = true; });
   p.epilogue(
       "Exit status: 0 when every variant's check passed; 1 for a failed check, a stalled solve or\n"
       "a GPU error; 2 for bad options or input (unreadable or malformed file, too many PEs, a\n"

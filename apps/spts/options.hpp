@@ -43,6 +43,7 @@ struct options {
   std::string csv_path;
   std::string save_path;
   bool quiet = false;
+  bool round_stats = false;  // print how the waves of the last solve advanced
 
   // What the output and the CSV call the input: the file's name or the generator spec.
   std::string input_name() const;

@@ -54,6 +54,16 @@ struct stall_report {
   std::int32_t waiting_for;  // a column one of those rows waits for (-1: none seen)
 };
 
+// How the waves of the last solve advanced (--round-stats): summed over waves, and the largest
+// count of one wave. A round is one read/solve step of a wave (either kernel). Each wave adds its
+// counts once, when it leaves.
+struct round_stats {
+  unsigned long long waves;
+  unsigned long long rounds;           // summed over waves
+  unsigned long long solving_rounds;   // rounds in which the wave solved a row, summed over waves
+  unsigned long long most_rounds;      // of one wave
+};
+
 struct solve_args {
   const std::int32_t* row_ptr;  // this PE's rows (local numbering), strictly lower entries
   const std::int32_t* col;      // global column indices
@@ -65,6 +75,7 @@ struct solve_args {
   std::uint64_t* ready;            // n words, 0 or 1 (flag modes), else null
   std::uint32_t* ticket;           // next local row to hand out; 0 before the solve
   stall_report* stall;             // {0, -1, 0, -1} before the solve
+  round_stats* stats;              // zero before the solve
   std::int32_t rows;               // local rows
   std::int32_t block, pes, pe;     // block-cyclic layout (single: block = rows, pes = 1)
   std::int32_t rows_per_ticket;
@@ -88,6 +99,8 @@ struct wave_state {
   volatile std::int32_t waiting_for;          // a column the sub-chunk waits for (stall reports)
   volatile std::int32_t ticket;
   volatile std::int32_t stop;  // the wave gives up (stall)
+  // --round-stats, kept by lane 0 in shared memory (registers would cost the kernel occupancy).
+  volatile std::uint32_t rounds, solving_rounds;
 };
 
 GIO_DEVICE double as_double(std::uint64_t bits) { return platform::bit_cast<double>(bits); }
@@ -153,6 +166,15 @@ GIO_DEVICE bool should_stop(const solve_args& a, std::uint64_t& stalled_since, s
   return true;
 }
 
+// Lane 0 of a leaving wave adds its round counts.
+GIO_DEVICE void count_rounds(const solve_args& a, unsigned lane, std::uint32_t rounds, std::uint32_t solving_rounds) {
+  if (lane != 0) return;
+  atomicAdd(&a.stats->waves, 1ull);
+  atomicAdd(&a.stats->rounds, static_cast<unsigned long long>(rounds));
+  atomicAdd(&a.stats->solving_rounds, static_cast<unsigned long long>(solving_rounds));
+  atomicMax(&a.stats->most_rounds, static_cast<unsigned long long>(rounds));
+}
+
 }  // namespace detail
 
 template <push_mode Mode>
@@ -167,6 +189,7 @@ __global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio:
   const unsigned lane = platform::lane();
   wave_state& ws = waves[platform::thread_in_wg() / wave_size];
   ws.blocked[lane] = 0;
+  if (lane == 0) ws.rounds = 0, ws.solving_rounds = 0;
   bool pushed = false;
 
   for (;;) {
@@ -300,6 +323,7 @@ __global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio:
         }
         platform::wave_barrier();
         const std::int32_t completed = ws.completed;
+        if (lane == 0) ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (completed != seen_completed);
         if (completed == count) break;
         if (completed != seen_completed) {
           seen_completed = completed;
@@ -312,12 +336,13 @@ __global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio:
         if (++idle_rounds % 64 != 0) continue;
         if (lane == 0) ws.stop = should_stop(a, stalled_since, first_global, count, ws.waiting_for);
         platform::wave_barrier();
-        if (ws.stop) return;
+        if (ws.stop) return count_rounds(a, lane, ws.rounds, ws.solving_rounds);
       }
       platform::wave_barrier();  // the sub-chunk's shared state is read; the next may reset it
       start += count;
     }
   }
+  count_rounds(a, lane, ws.rounds, ws.solving_rounds);
   if constexpr (Mode != push_mode::none)
     if (pushed) gio::shmem_quiet(*ctx);  // this thread's pushes complete before the kernel ends
 }
@@ -369,6 +394,7 @@ struct slots_wave {
   volatile std::int32_t drained;     // the PE's ticket counter is past its rows
   volatile std::int32_t advanced;    // lane 0's decision: the wave solved a row or took a ticket
   volatile std::int32_t leave;       // lane 0's decision: 1 done, 2 stalled
+  volatile std::uint32_t rounds, solving_rounds;  // --round-stats, kept by lane 0 (see wave_state)
   volatile std::uint64_t waiting;    // (global row << 32) | column, of a row seen blocked (stall report)
 };
 
@@ -400,6 +426,7 @@ __global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a
   if (lane == 0) {
     ws.next = 0, ws.last = 0, ws.hungry = 0, ws.busy = 0, ws.progress = 0, ws.drained = 0;
     ws.advanced = 0, ws.leave = 0, ws.waiting = ~std::uint64_t{0};
+    ws.rounds = 0, ws.solving_rounds = 0;
   }
   platform::wave_barrier();
 
@@ -525,6 +552,7 @@ __global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a
     // quiet rounds, off the fast path) or when another wave stopped.
     if (lane == 0) {
       std::int32_t advanced = ws.progress;
+      ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (advanced != 0);
       ws.progress = 0;
       if (ws.hungry && ws.next >= ws.last && !ws.drained) {
         const std::uint32_t first = atomicAdd(a.ticket, static_cast<std::uint32_t>(a.rows_per_ticket));
@@ -555,7 +583,7 @@ __global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a
     }
     platform::wave_barrier();
     const std::int32_t leave = ws.leave;
-    if (leave == 2) return;
+    if (leave == 2) return count_rounds(a, lane, ws.rounds, ws.solving_rounds);
     if (leave == 1) break;
     if (ws.advanced) {
       quiet_rounds = 0;
@@ -566,20 +594,22 @@ __global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a
       if (a.backoff_ns != 0) platform::sleep_ns(ns < a.backoff_ns ? ns : a.backoff_ns);
     }
   }
+  count_rounds(a, lane, ws.rounds, ws.solving_rounds);
   if constexpr (Mode != push_mode::none)
     if (pushed) gio::shmem_quiet(*ctx);  // this thread's pushes complete before the kernel ends
 }
 
-// Before each solve: words = value (x = unsolved, ready = 0); the ticket and the stall report
-// cleared where given.
+// Before each solve: words = value (x = unsolved, ready = 0); the ticket, the stall report and the
+// round counts cleared where given.
 __global__ void reset_kernel(std::uint64_t* words, std::int64_t count, std::uint64_t value, std::uint32_t* ticket,
-                             stall_report* stall) {
+                             stall_report* stall, round_stats* stats) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride)
     words[i] = value;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     if (ticket) *ticket = 0;
     if (stall) *stall = stall_report{0, -1, 0, -1};
+    if (stats) *stats = round_stats{};
   }
 }
 

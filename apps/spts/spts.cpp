@@ -269,6 +269,7 @@ class syncfree_solver {
         consumers_(Mode == push_mode::none ? std::vector<std::uint64_t>{} : share.consumers),
         ticket_(1),
         stall_(1),
+        stats_(1),
         slots_(opt.kernel == kernel_choice::slots) {  // resolved by plan_kernel in main
     const std::int32_t rows_per_ticket =
         opt.rows_per_ticket > 0 ? opt.rows_per_ticket : slots_ ? gpu::slots_rows_per_ticket : 32;
@@ -282,6 +283,7 @@ class syncfree_solver {
                             ready,
                             ticket_.get(),
                             stall_.get(),
+                            stats_.get(),
                             share.rows(),
                             part.block(),
                             part.pes(),
@@ -310,10 +312,10 @@ class syncfree_solver {
   // One solve: reset x (and the ready words), line up the PEs, then the kernel between two events.
   // x is reset in every mode, so that a value a solve fails to deliver cannot be the previous one.
   double run(bool distributed) {
-    gpu::reset_kernel<<<1024, 256>>>(args_.x, n_, gpu::unsolved, args_.ticket, args_.stall);
+    gpu::reset_kernel<<<1024, 256>>>(args_.x, n_, gpu::unsolved, args_.ticket, args_.stall, args_.stats);
     runtime::check_launch("reset_kernel");
     if constexpr (has_ready_flags<Mode>) {
-      gpu::reset_kernel<<<1024, 256>>>(args_.ready, n_, 0, nullptr, nullptr);
+      gpu::reset_kernel<<<1024, 256>>>(args_.ready, n_, 0, nullptr, nullptr, nullptr);
       runtime::check_launch("reset_kernel");
     }
     if (distributed) gio::shmem_barrier_all_on_stream(gio::stream_t{});  // nobody pushes into an x being reset
@@ -324,6 +326,18 @@ class syncfree_solver {
   }
 
   std::vector<double> solution() const { return as_doubles(download_words(args_.x, n_)); }
+
+  // How the waves of the last solve advanced (--round-stats), with its time.
+  std::string round_summary(double ms) const {
+    const gpu::round_stats s = stats_.download()[0];
+    if (s.waves == 0) return "no wave left the kernel";
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%llu waves; rounds per wave: most %llu, mean %.1f, with a row solved %.1f; %.2f us per round of the busiest wave",
+                  s.waves, s.most_rounds, double(s.rounds) / double(s.waves), double(s.solving_rounds) / double(s.waves),
+                  s.most_rounds ? ms * 1e3 / double(s.most_rounds) : 0.0);
+    return text;
+  }
 
   // Why the last solve stopped early, or "".
   std::string stall_cause(const block_cyclic& part, double timeout_seconds) const {
@@ -348,6 +362,7 @@ class syncfree_solver {
   device_array<std::uint64_t> consumers_;
   device_array<std::uint32_t> ticket_;
   device_array<gpu::stall_report> stall_;
+  device_array<gpu::round_stats> stats_;
   bool slots_;
   gpu::solve_args args_{};
   int workgroups_ = 1;
@@ -432,6 +447,9 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, j.comm);
       if (r >= opt.warmup) m.ms.push_back(ms);
       progress.update(r + 1);
+      if (opt.round_stats && here && r + 1 == runs)
+        std::printf("spts: %s on PE %d, last solve (%.3f ms): %s\n", name(which), j.pe, ms,
+                    solver->round_summary(ms).c_str());
     }
   });
   return m;
@@ -505,7 +523,7 @@ measurement measure_vendor(const job& j) {
       check_result mine;
       std::vector<double> solution;
       if (here) {
-        gpu::reset_kernel<<<1024, 256>>>(x->get(), L.n, gpu::unsolved, nullptr, nullptr);  // a row it skips shows
+        gpu::reset_kernel<<<1024, 256>>>(x->get(), L.n, gpu::unsolved, nullptr, nullptr, nullptr);  // a row it skips shows
         runtime::check_launch("reset_kernel");
         runtime::record_event(start->id);
         solver->solve();

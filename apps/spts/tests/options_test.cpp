@@ -70,7 +70,7 @@ TEST(Options, EveryOptionIsApplied) {
                             "--push", "fence", "--block", "128", "--rows-per-ticket", "32",
                             "--entries-per-lane", "8", "--workgroups", "100", "--warmup", "0", "--repeats", "3",
                             "--timeout", "2.5", "--gen-threads", "4", "--csv", "out.csv", "--save", "copy.mtx",
-                            "--quiet"});
+                            "--quiet", "--round-stats"});
   // clang-format on
   EXPECT_EQ(o.matrix_path, "dir/L.mtx");
   EXPECT_EQ(o.input_name(), "L.mtx");
@@ -89,6 +89,7 @@ TEST(Options, EveryOptionIsApplied) {
   EXPECT_EQ(o.csv_path, "out.csv");
   EXPECT_EQ(o.save_path, "copy.mtx");
   EXPECT_TRUE(o.quiet);
+  EXPECT_TRUE(o.round_stats);
   EXPECT_TRUE(o.wants(variant::gio));
   EXPECT_FALSE(o.wants(variant::vendor));
 }
@@ -121,7 +122,7 @@ TEST(Options, HelpExplainsEveryOptionAndClass) {
   const std::string help = spts_help();
   for (const char* option : {"--matrix", "--tril", "--gen", "--seed", "--variant", "--push", "--block",
                              "--kernel", "--backoff", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
-                             "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--help"})
+                             "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--round-stats", "--help"})
     EXPECT_NE(help.find(option), std::string::npos) << option;
   for (const auto& c : matrix_classes()) EXPECT_NE(help.find(c.name), std::string::npos) << c.name;
   for (const char* mode : {"packed", "signal", "fence", "amo"}) EXPECT_NE(help.find(mode), std::string::npos) << mode;
