@@ -126,13 +126,9 @@ struct wg_tiling {
 };
 
 // Points a thread of the persistent kernel's update loop loads before it uses any (walk_tile's
-// batch): 1 or 2 (at 3 or more the loop spills under the kernel's 64-register limit).
+// batch), 1 or 2 (--points-per-trip; at 3 or more the loop spills under the kernel's 64-register
+// limit). Two is the default at every size: one H200, 1K^2 / 2K^2 / 4K^2, 1 point 9.55 / 36.05 /
+// 105.09 us per iteration, 2 points 8.99 / 32.85 / 93.42 (docs/results.md, session 13).
 inline constexpr std::int64_t max_points_per_trip = 2;
-// Two when each thread has at least this many points of its tile; with fewer, the batched loop's
-// extra index arithmetic and its one-at-a-time tail outweigh the loads it overlaps (docs/jacobi2d.md).
-inline constexpr std::int64_t points_per_thread_for_two = 16;
-inline std::int32_t choose_points_per_trip(const wg_tiling& tiling, std::int64_t threads) {
-  return tiling.tx * tiling.ty >= points_per_thread_for_two * threads ? 2 : 1;
-}
 
 }  // namespace jacobi

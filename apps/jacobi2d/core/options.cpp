@@ -110,9 +110,8 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
   p.value("--workgroups", "N", "gio/nvshmem: at most N workgroups (default: all that can be co-resident)",
           [&](const std::string& v) { opt.workgroups = apps::parse_positive("--workgroups", v); });
   p.value("--points-per-trip", "N",
-          "gio/nvshmem, signal halo: points a thread loads before it updates any, 1 or 2\n"
-          "(default: 2 when a thread has at least " + std::to_string(points_per_thread_for_two) +
-              " points of its workgroup's tile, else 1;\nthe p halo always takes 1)",
+          "gio/nvshmem: points a thread loads before it updates any, 1 or 2 (default 2\n"
+          "with the signal halo; the p halo takes 1)",
           [&](const std::string& v) { opt.points_per_trip = apps::parse_positive("--points-per-trip", v); });
   p.flag("--check",
          "gather the grid to PE 0; compare it, the iteration count and the residual\n"

@@ -38,7 +38,7 @@ struct options {
   std::int64_t reps = 3;
   std::int64_t wg_threads = 0;    // 0: the variant's default
   std::int64_t workgroups = 0;    // 0: as many as can be co-resident
-  std::int64_t points_per_trip = 0;  // 0: chosen from the tile (choose_points_per_trip)
+  std::int64_t points_per_trip = 0;  // 0: the halo's default (max_points_per_trip with signal, 1 with p)
   bool check = false;
   std::string csv;
   std::int64_t threads = 0;       // OpenMP threads of the cpu variant and the reference; 0: OpenMP's default

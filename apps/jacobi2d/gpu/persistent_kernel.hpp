@@ -59,7 +59,7 @@ struct persistent_args {
   std::int32_t my_pe;
   std::int32_t neighbour_pe[side_count];  // -1 on the global boundary
   std::int32_t segments;          // signal words per side: max(wx, wy)
-  std::int32_t points_per_trip;   // the update loop's batch: 1 or 2 (choose_points_per_trip)
+  std::int32_t points_per_trip;   // the update loop's batch: 1 or 2 (max_points_per_trip)
   std::uint64_t wait_timeout_ns;  // 0: wait forever
   // Symmetric (the same offsets on every PE):
   double* grid[2];
@@ -169,7 +169,7 @@ GIO_DEVICE void send_point(const persistent_args& a, const typename Comm::ctx& c
 template <class Comm, bool SendPoints, int Batch>
 static __device__ __noinline__ double relax_tile(const persistent_args& a, const typename Comm::ctx& c, const workgroup_view& v,
                              const double* src, double* dst, bool residual) {
-  static_assert(Batch >= 1 && Batch <= max_points_per_trip && (!SendPoints || Batch == 1), "see choose_points_per_trip");
+  static_assert(Batch >= 1 && Batch <= max_points_per_trip && (!SendPoints || Batch == 1), "see max_points_per_trip");
   constexpr int batch = Batch;
   const std::int64_t pitch = a.layout.pitch;
   const std::int32_t width = static_cast<std::int32_t>(v.x1 - v.x0);

@@ -171,8 +171,7 @@ class persistent_solver final : public solver {
 
   std::int32_t points_per_trip() const {
     if (opt_.halo == halo_transfer::p) return 1;  // each point leaves as it is updated
-    return opt_.points_per_trip > 0 ? static_cast<std::int32_t>(opt_.points_per_trip)
-                                    : choose_points_per_trip(tiling_, threads_);
+    return static_cast<std::int32_t>(opt_.points_per_trip > 0 ? opt_.points_per_trip : max_points_per_trip);
   }
 
   persistent_args arguments(const run_request& request) const {

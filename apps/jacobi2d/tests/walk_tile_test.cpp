@@ -79,15 +79,5 @@ TEST(WalkTile, EveryPointOnceByItsThreadInOrder) {
   }
 }
 
-// The batch follows the points each thread has: 1 for 1K^2 per GPU's 64x64 tiles at 512 threads
-// (8 points each), 2 from 16 points a thread up (the 2K^2 and 4K^2 tiles).
-TEST(PointsPerTrip, TwoFromSixteenPointsAThread) {
-  EXPECT_EQ(choose_points_per_trip(wg_tiling{16, 16, 64, 64}, 512), 1);
-  EXPECT_EQ(choose_points_per_trip(wg_tiling{16, 16, 128, 63}, 512), 1);   // 15.75
-  EXPECT_EQ(choose_points_per_trip(wg_tiling{16, 16, 128, 64}, 512), 2);   // 16
-  EXPECT_EQ(choose_points_per_trip(wg_tiling{16, 16, 256, 128}, 512), 2);
-  EXPECT_EQ(choose_points_per_trip(wg_tiling{16, 16, 64, 64}, 256), 2);    // 16 at 256 threads
-}
-
 }  // namespace
 }  // namespace jacobi
