@@ -217,7 +217,15 @@ if [ "$sanitizer" = 1 ]; then
     'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/ReduceRounds.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*' 16
   step sanitizer-synccheck sanitize synccheck \
     'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/ReduceRounds.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*'
-  step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int:Bindings/VectorSync.*int:Atomics/AmoBindings.*typed_int'
+  # initcheck needs the PEs on separate GPUs: with two on one GPU, each process's initcheck counts
+  # the peer heap it imported as never written, since the peer's writes happen in another process.
+  # Seen on one H200 (session 13): init's probe load of the owner's probe word, which init checks
+  # for the expected value, is reported uninitialized, and so is every fetching AMO on the peer.
+  if [ "$gpus" -gt 1 ]; then
+    step sanitizer-initcheck sanitize initcheck 'Bindings/PointToPointSync.*int:Bindings/VectorSync.*int:Atomics/AmoBindings.*typed_int'
+  else
+    summary+=("SKIP  sanitizer-initcheck: one GPU (initcheck cannot see a peer process's writes to the heap it imported)")
+  fi
 fi
 
 echo
