@@ -170,13 +170,12 @@ template <class Comm, bool SendPoints, int Batch>
 static __device__ __noinline__ double relax_tile(const persistent_args& a, const typename Comm::ctx& c, const workgroup_view& v,
                              const double* src, double* dst, bool residual) {
   static_assert(Batch >= 1 && Batch <= max_points_per_trip && (!SendPoints || Batch == 1), "see max_points_per_trip");
-  constexpr int batch = Batch;
   const std::int64_t pitch = a.layout.pitch;
   const std::int32_t width = static_cast<std::int32_t>(v.x1 - v.x0);
   const std::int32_t points = width * static_cast<std::int32_t>(v.y1 - v.y0);
-  double n[batch], s[batch], w[batch], e[batch], old[batch];
+  double n[Batch], s[Batch], w[Batch], e[Batch], old[Batch];
   double largest = 0;
-  walk_tile<batch>(
+  walk_tile<Batch>(
       a.layout, v.x0, v.y0, width, points, static_cast<std::int32_t>(platform::thread_in_wg()),
       static_cast<std::int32_t>(platform::wg_size()),
       [&](int b, std::int64_t i) {

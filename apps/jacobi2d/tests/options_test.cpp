@@ -63,7 +63,7 @@ TEST(Options, EveryOptionTakesEffect) {
   EXPECT_EQ(opt.wg_threads, 256);
   EXPECT_EQ(opt.workgroups, 100);
   EXPECT_EQ(opt.points_per_trip, 1);
-  EXPECT_EQ(parsed({}).points_per_trip, 0);  // chosen from the tile
+  EXPECT_EQ(parsed({}).points_per_trip, 0);  // the halo's default
   EXPECT_TRUE(opt.check);
   EXPECT_EQ(opt.csv, "out.csv");
   EXPECT_EQ(opt.threads, 4);
