@@ -108,6 +108,9 @@ apps::option_parser make_parser(options* o) {
           "        a time, 1 to 64 lanes per row (any row length)\n"
           "slots   every lane holds 4 rows of its own and refills a slot as soon as its row\n"
           "        is solved (rows of at most 16 entries: road networks, circuits)\n"
+          "indegree single variant only: each row counts its unsolved entries, and\n"
+          "        the lane that solves a row's last dependency solves the row next;\n"
+          "        nothing polls (the host builds each row's readers once, untimed)\n"
           "auto    rounds with 1-row tickets when a level has fewer rows on average than one\n"
           "        slots ticket (long chains); else slots when every row has at most 16\n"
           "        strictly lower entries; else rounds",
@@ -118,12 +121,15 @@ apps::option_parser make_parser(options* o) {
               opt.kernel = kernel_choice::rounds;
             else if (v == "slots")
               opt.kernel = kernel_choice::slots;
+            else if (v == "indegree")
+              opt.kernel = kernel_choice::indegree;
             else
-              throw apps::usage_error("--kernel: unknown kernel '" + v + "' (auto, rounds or slots)");
+              throw apps::usage_error("--kernel: unknown kernel '" + v + "' (auto, rounds, slots or indegree)");
           });
   p.value("--rows-per-ticket", "N",
           "consecutive rows a wavefront takes at a time (at most 65536; default 32 with\n"
-          "the rounds kernel, 4 x 4 x the wavefront's width with slots: 512 on NVIDIA)",
+          "the rounds kernel, 4 x 4 x the wavefront's width with slots: 512 on NVIDIA;\n"
+          "indegree: roots per ticket, 8 x the wavefront's width)",
           [&](const std::string& v) {
             // Bounded so that the ticket counter (32 bits) cannot wrap while every wave takes one more.
             opt.rows_per_ticket = positive_int("--rows-per-ticket", v, 65536);
@@ -134,9 +140,19 @@ apps::option_parser make_parser(options* o) {
           [&](const std::string& v) { opt.entries_per_lane = positive_int("--entries-per-lane", v); });
   p.value("--backoff", "NS",
           "slots kernel: a wavefront that solved nothing in a round sleeps, 32 ns after\n"
-          "the first such round, doubling up to NS (default 256; 0: never sleeps)",
+          "the first such round, doubling up to NS (default 256; 0: never sleeps);\n"
+          "indegree kernel: the same for a wavefront that found nothing to do",
           [&](const std::string& v) {
             opt.backoff_ns = static_cast<std::int32_t>(std::min<std::int64_t>(apps::parse_non_negative("--backoff", v), 1'000'000));
+          });
+  p.value("--stack-rows", "N",
+          "indegree kernel: rows a wavefront keeps in shared memory when its lanes make\n"
+          "more rows ready than they solve next; the rest go to a global queue (0 to 128,\n"
+          "default 128; 0 sends every such row through the queue)",
+          [&](const std::string& v) {
+            const std::int64_t rows = apps::parse_non_negative("--stack-rows", v);
+            if (rows > 128) throw apps::usage_error("--stack-rows: at most 128 (the kernel's shared-memory stack)");
+            opt.stack_rows = static_cast<std::int32_t>(rows);
           });
   p.value("--workgroups", "N",
           "workgroups of the solve kernel (default: as many as fit on the GPU at once,\n"
@@ -199,6 +215,8 @@ const char* name(kernel_choice k) {
       return "rounds";
     case kernel_choice::slots:
       return "slots";
+    case kernel_choice::indegree:
+      return "indegree";
   }
   return "?";
 }
@@ -217,6 +235,12 @@ std::optional<options> parse_options(int argc, const char* const* argv) {
   if (opt.matrix_path.empty() == !opt.generator)
     throw apps::usage_error("give either --matrix FILE or --gen CLASS[:SCALE]");
   if (opt.lower_of_general && opt.matrix_path.empty()) throw apps::usage_error("--tril applies to --matrix only");
+  if (opt.kernel == kernel_choice::indegree)
+    for (const variant v : opt.variants)
+      if (is_distributed(v))
+        throw apps::usage_error(std::string("--kernel indegree runs the single variant only, not ") + name(v) +
+                                " (its counts would need a remote atomic per entry read across PEs): "
+                                "give --variant without it, e.g. --variant vendor,single");
   return opt;
 }
 

@@ -13,8 +13,8 @@
 namespace spts {
 
 // Which solve kernel runs (docs/spts.md, "The kernel"); `automatic` is resolved per matrix by
-// plan_kernel below.
-enum class kernel_choice { automatic, rounds, slots };
+// plan_kernel below and never picks `indegree`, which runs the single variant only (no pushes).
+enum class kernel_choice { automatic, rounds, slots, indegree };
 const char* name(kernel_choice k);
 
 struct options {
@@ -28,10 +28,12 @@ struct options {
   kernel_choice kernel = kernel_choice::automatic;
   // 0: the kernel's default. Rounds kernel: one 32-row sub-chunk (a wave solves its ticket's
   // sub-chunks one after another, so a longer ticket chains them; docs/spts.md, "Ticket size").
-  // Slots kernel: four rows per slot of a wave (gpu::slots_rows_per_ticket).
+  // Slots kernel: four rows per slot of a wave (gpu::slots_rows_per_ticket). Indegree kernel:
+  // roots (rows that read nothing) per ticket, 8 per lane of a wave (gpu::indegree_rows_per_ticket).
   std::int32_t rows_per_ticket = 0;
   std::int32_t entries_per_lane = 4;
-  std::int32_t backoff_ns = 256;  // slots kernel: longest sleep of a wave that solved nothing
+  std::int32_t backoff_ns = 256;  // slots and indegree kernels: longest sleep of a wave that found nothing to do
+  std::int32_t stack_rows = 128;  // indegree kernel: ready rows a wave keeps before the global queue
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it
   // Set by plan_kernel when --workgroups is not given: 1 caps the grid at one workgroup per
   // multiprocessor (chains); 0 keeps as many as fit.

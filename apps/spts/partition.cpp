@@ -73,6 +73,28 @@ pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const b
   return share;
 }
 
+dependents make_dependents(const pe_share& share) {
+  const std::int32_t rows = share.rows();
+  dependents d;
+  d.ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::int32_t r = 0; r < rows; ++r) {
+    if (share.row_ptr[r] == share.row_ptr[r + 1]) d.roots.push_back(r);
+    for (std::int32_t k = share.row_ptr[r]; k < share.row_ptr[r + 1]; ++k) {
+      const std::int32_t c = share.col[k];
+      if (c < 0 || c >= r)
+        throw std::invalid_argument("row " + std::to_string(r) + " reads column " + std::to_string(c) +
+                                    ", which is not a row of the share below it");
+      ++d.ptr[c + 1];
+    }
+  }
+  for (std::int32_t r = 0; r < rows; ++r) d.ptr[r + 1] += d.ptr[r];
+  d.row.resize(share.col.size());
+  std::vector<std::int32_t> fill(d.ptr.begin(), d.ptr.end() - 1);
+  for (std::int32_t r = 0; r < rows; ++r)  // rows in increasing order, so each list is increasing
+    for (std::int32_t k = share.row_ptr[r]; k < share.row_ptr[r + 1]; ++k) d.row[fill[share.col[k]]++] = r;
+  return d;
+}
+
 residual_sums residual_over_owned_rows(const lower_matrix& L, const double* x, const std::vector<double>& b,
                                        const block_cyclic& part, int pe) {
   residual_sums sums;

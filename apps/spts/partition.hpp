@@ -63,6 +63,18 @@ struct pe_share {
 // Throws std::length_error when the PE's entries do not fit 32-bit offsets.
 pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe);
 
+// What the indegree kernel reads besides the rows, for a share that holds every row (one PE, so
+// local and global numbering agree): for each row the rows that read its x (CSR's transpose, each
+// list increasing), and the rows that read nothing (the roots), increasing. Built once per matrix,
+// like a vendor's analysis, but with no level sets: the kernel finds the order at run time.
+struct dependents {
+  std::vector<std::int32_t> ptr;  // rows + 1: row r's readers are row[ptr[r] .. ptr[r + 1])
+  std::vector<std::int32_t> row;
+  std::vector<std::int32_t> roots;
+};
+// Throws std::invalid_argument when an entry's column is not a row of the share, or not below its row.
+dependents make_dependents(const pe_share& share);
+
 // The rows `pe` owns, of residual_sums: each PE checks its own rows with the x it holds.
 residual_sums residual_over_owned_rows(const lower_matrix& L, const double* x, const std::vector<double>& b,
                                        const block_cyclic& part, int pe);

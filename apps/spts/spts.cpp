@@ -29,6 +29,7 @@
 #include "matrix_market.hpp"
 #include "options.hpp"
 #include "partition.hpp"
+#include "indegree_kernel.hpp"
 #include "solve_kernel.hpp"
 #include "vendor.hpp"
 
@@ -156,6 +157,7 @@ struct measurement {
   push_mode push;
   int pes, gpus;
   std::int32_t block;
+  std::string kernel;  // the sync-free variants' (options' names), else empty
   std::vector<double> ms;
   double residual = 0, difference = 0;  // relative residual; max |x - x_cpu| / max |x_cpu|
   std::int64_t pushes = 0, remote_entries = 0;
@@ -230,28 +232,34 @@ void require_gpu_memory(const job& j, bool here, double bytes, const std::string
 
 // ---- the sync-free kernel (single and gio) ----------------------------------------------------
 
-template <push_mode Mode>
-void launch_solve(const gpu::solve_args& args, int workgroups, gio::device_handle handle, bool slots) {
-  if (slots) {
-    gpu::solve_slots_kernel<Mode><<<workgroups, gpu::block_threads>>>(args, handle);
-    runtime::check_launch("solve_slots_kernel");
-  } else {
-    gpu::solve_kernel<Mode><<<workgroups, gpu::block_threads>>>(args, handle);
-    runtime::check_launch("solve_kernel");
-  }
-}
-
 std::vector<double> reciprocals(const std::vector<double>& values) {
   std::vector<double> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) out[i] = 1.0 / values[i];
   return out;
 }
 
-// GPU memory of a PE's share of L (and of its consumer masks).
-double share_bytes(const pe_share& share, bool with_consumers) {
-  return 4.0 * (share.rows() + 1) + 12.0 * static_cast<double>(share.col.size()) + 16.0 * share.rows() +
-         (with_consumers ? 8.0 * share.rows() : 0.0);
+// GPU memory of a PE's share of L (and of its consumer masks, or of the indegree kernel's lists,
+// counts and queue).
+double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
+  const double rows = share.rows(), entries = static_cast<double>(share.col.size());
+  return 4.0 * (rows + 1) + 12.0 * entries + 16.0 * rows + (with_consumers ? 8.0 * rows : 0.0) +
+         (indegree ? 4.0 * (rows + 1) + 4.0 * entries + 12.0 * rows : 0.0);
 }
+
+// What the indegree kernel adds to a share in GPU memory (single variant: the share holds every
+// row). Building the lists is the host's once-per-matrix setup, reported like the vendor's analysis.
+struct indegree_state {
+  explicit indegree_state(const dependents& d)
+      : dep_ptr(d.ptr), dep_row(d.row), roots(d.roots), pending(d.ptr.size() - 1), queue(d.ptr.size() - 1), ends(2),
+        solved(1) {}
+  device_array<std::int32_t> dep_ptr, dep_row, roots, pending, queue;
+  device_array<std::uint32_t> ends;  // the queue's head and tail
+  device_array<unsigned long long> solved;
+  gpu::indegree_args args(std::int32_t root_count, std::int32_t stack_rows) const {
+    return {dep_ptr.get(), dep_row.get(),  roots.get(),  root_count, pending.get(),
+            queue.get(),   ends.get(),     ends.get() + 1, solved.get(), stack_rows};
+  }
+};
 
 // One PE's part of a solve with solve_kernel<Mode>: its rows in GPU memory, the launch shape, and
 // timed runs.
@@ -270,9 +278,11 @@ class syncfree_solver {
         ticket_(1),
         stall_(1),
         stats_(1),
-        slots_(opt.kernel == kernel_choice::slots) {  // resolved by plan_kernel in main
-    const std::int32_t rows_per_ticket =
-        opt.rows_per_ticket > 0 ? opt.rows_per_ticket : slots_ ? gpu::slots_rows_per_ticket : 32;
+        kernel_(opt.kernel) {  // resolved by plan_kernel in main
+    const std::int32_t rows_per_ticket = opt.rows_per_ticket > 0          ? opt.rows_per_ticket
+                                         : kernel_ == kernel_choice::slots    ? gpu::slots_rows_per_ticket
+                                         : kernel_ == kernel_choice::indegree ? gpu::indegree_rows_per_ticket
+                                                                              : 32;
     args_ = gpu::solve_args{row_ptr_.get(),
                             col_.get(),
                             val_.get(),
@@ -292,21 +302,40 @@ class syncfree_solver {
                             opt.entries_per_lane,
                             static_cast<std::uint64_t>(opt.timeout_seconds * 1e9),
                             static_cast<std::uint32_t>(opt.backoff_ns)};
+    if (kernel_ == kernel_choice::indegree) {  // options refuse it for the pushing variants
+      const auto start = clock_type::now();
+      const dependents lists = make_dependents(share);
+      indegree_.emplace(lists);
+      indegree_args_ = indegree_->args(static_cast<std::int32_t>(lists.roots.size()), opt.stack_rows);
+      setup_ms_ = seconds_since(start) * 1e3;
+    }
     // As many workgroups as are resident at once (the kernel loops over tickets), shared among
     // the PEs whose kernels share the GPU.
-    const int resident = slots_ ? gio::max_coresident_wgs(gpu::solve_slots_kernel<Mode>, gpu::block_threads)
-                                : gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads);
+    const int resident =
+        kernel_ == kernel_choice::slots      ? gio::max_coresident_wgs(gpu::solve_slots_kernel<Mode>, gpu::block_threads)
+        : kernel_ == kernel_choice::indegree ? gio::max_coresident_wgs(gpu::solve_indegree_kernel, gpu::block_threads)
+                                             : gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads);
     workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / pes_on_gpu);
     if (opt.workgroups == 0 && opt.wgs_per_multiprocessor > 0)  // chains (plan_kernel)
       workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * runtime::multiprocessor_count() / pes_on_gpu));
   }
 
   int workgroups() const { return workgroups_; }
+  // Host setup before the first solve (the indegree kernel's lists), in ms; 0 for the others.
+  double setup_ms() const { return setup_ms_; }
   // "slots kernel, 256-row tickets" or "rounds kernel, ...", for the output.
   std::string kernel_description() const {
-    return std::string(slots_ ? "slots kernel (" + std::to_string(gpu::slots_per_lane) + " rows per lane)"
-                              : "rounds kernel") +
-           ", " + std::to_string(args_.rows_per_ticket) + "-row tickets";
+    switch (kernel_) {
+      case kernel_choice::slots:
+        return "slots kernel (" + std::to_string(gpu::slots_per_lane) + " rows per lane), " +
+               std::to_string(args_.rows_per_ticket) + "-row tickets";
+      case kernel_choice::indegree:
+        return "indegree kernel, " + grouped(indegree_args_.root_count) + " roots in " +
+               std::to_string(args_.rows_per_ticket) + "-root tickets, readers' lists built in " +
+               format("%.0f", setup_ms_) + " ms (not in the solve time)";
+      default:
+        return "rounds kernel, " + std::to_string(args_.rows_per_ticket) + "-row tickets";
+    }
   }
 
   // One solve: reset x (and the ready words), line up the PEs, then the kernel between two events.
@@ -318,9 +347,13 @@ class syncfree_solver {
       gpu::reset_kernel<<<1024, 256>>>(args_.ready, n_, 0, nullptr, nullptr, nullptr);
       runtime::check_launch("reset_kernel");
     }
+    if (indegree_) {
+      gpu::reset_indegree_kernel<<<1024, 256>>>(args_, indegree_args_);
+      runtime::check_launch("reset_indegree_kernel");
+    }
     if (distributed) gio::shmem_barrier_all_on_stream(gio::stream_t{});  // nobody pushes into an x being reset
     runtime::record_event(start_.id);
-    launch_solve<Mode>(args_, workgroups_, gio::shmem_device_handle(), slots_);
+    launch();
     runtime::record_event(stop_.id);
     return runtime::elapsed_ms(start_.id, stop_.id);
   }
@@ -331,18 +364,23 @@ class syncfree_solver {
   std::string round_summary(double ms) const {
     const gpu::round_stats s = stats_.download()[0];
     if (s.waves == 0) return "no wave left the kernel";
+    std::string queued;
+    if (indegree_) queued = "; " + grouped(indegree_->ends.download()[1]) + " ready rows went through the global queue";
     char text[256];
     std::snprintf(text, sizeof text,
                   "%llu waves; rounds per wave: most %llu, mean %.1f, with a row solved %.1f; %.2f us per round of the busiest wave",
                   s.waves, s.most_rounds, double(s.rounds) / double(s.waves), double(s.solving_rounds) / double(s.waves),
                   s.most_rounds ? ms * 1e3 / double(s.most_rounds) : 0.0);
-    return text;
+    return text + queued;
   }
 
-  // Why the last solve stopped early, or "".
+  // Why the last solve stopped early (or, indegree kernel, read an x before it was solved), or "".
   std::string stall_cause(const block_cyclic& part, double timeout_seconds) const {
     const gpu::stall_report report = stall_.download()[0];
     if (!report.stalled) return "";
+    if (report.stalled == 2)
+      return "row " + std::to_string(report.first_row) + " read x[" + std::to_string(report.waiting_for) +
+             "] before it was solved: its count of unsolved entries reached 0 too early (an ordering bug)";
     std::string cause = "the solve made no progress for " + format("%g", timeout_seconds) + " s";
     if (report.rows == 1)
       cause += ": row " + std::to_string(report.first_row) + " waits";
@@ -363,10 +401,28 @@ class syncfree_solver {
   device_array<std::uint32_t> ticket_;
   device_array<gpu::stall_report> stall_;
   device_array<gpu::round_stats> stats_;
-  bool slots_;
+  kernel_choice kernel_;
+  std::optional<indegree_state> indegree_;
+  gpu::indegree_args indegree_args_{};
+  double setup_ms_ = 0;
   gpu::solve_args args_{};
   int workgroups_ = 1;
   gpu_event start_, stop_;
+
+  void launch() {
+    const gio::device_handle handle = gio::shmem_device_handle();
+    switch (kernel_) {
+      case kernel_choice::slots:
+        gpu::solve_slots_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);
+        return runtime::check_launch("solve_slots_kernel");
+      case kernel_choice::indegree:
+        gpu::solve_indegree_kernel<<<workgroups_, gpu::block_threads>>>(args_, indegree_args_);
+        return runtime::check_launch("solve_indegree_kernel");
+      default:
+        gpu::solve_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);
+        return runtime::check_launch("solve_kernel");
+    }
+  }
 };
 
 // The sync-free solve of `part`'s rows: on every PE for gio, on PE 0 alone for single.
@@ -377,6 +433,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
   const bool here = distributed || j.pe == 0;
   const int my_part = distributed ? j.pe : 0;
   measurement m(which, Mode, distributed ? j.pes : 1, distributed ? j.gpus : 1, part.block());
+  m.kernel = name(opt.kernel);
 
   // What can be wrong with the setup is found on every PE before anything is allocated.
   std::string cause;
@@ -395,7 +452,8 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
             " of symmetric heap, but GIO_SYMMETRIC_SIZE is " + gib(static_cast<double>(j.heap_bytes)) +
             ": set GIO_SYMMETRIC_SIZE to at least " + gib(x_bytes + 64.0 * 1024 * 1024);
   apps::agree(j.comm, cause, apps::exit_usage);
-  const double bytes = here ? share_bytes(*share, distributed) + (distributed ? 0.0 : x_bytes) : 0.0;
+  const double bytes =
+      here ? share_bytes(*share, distributed, opt.kernel == kernel_choice::indegree) + (distributed ? 0.0 : x_bytes) : 0.0;
   require_gpu_memory(j, here, bytes, std::string("the ") + name(which) + " solve");
 
   // gio: x (and the ready words) in the symmetric heap, where the readers' pushes land. Collective.
@@ -418,6 +476,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
                                                        opt, distributed ? j.pes_on_my_gpu : 1);
       m.pushes = share->pushes;
       m.remote_entries = share->remote_entries;
+      if (opt.kernel == kernel_choice::indegree) m.analysis_ms = solver->setup_ms();
       if (j.pe == 0 && !opt.quiet)
         std::printf("spts: %s: %s, %d workgroups of %u threads%s\n", name(which),
                     solver->kernel_description().c_str(), solver->workgroups(), gpu::block_threads,
@@ -598,7 +657,7 @@ const std::vector<std::string> csv_columns{"matrix",      "rows",
                                            "max_ms",      "gflops",
                                            "residual",    "max_rel_difference",
                                            "pushes",      "remote_entries",
-                                           "analysis_ms"};
+                                           "analysis_ms", "kernel"};
 
 void report(const job& j, const matrix_stats& stats, const measurement& m, const std::vector<measurement>& earlier,
             apps::csv_appender* csv) {
@@ -647,7 +706,8 @@ void report(const job& j, const matrix_stats& stats, const measurement& m, const
             number(m.difference, "%.3e"),
             std::to_string(m.pushes),
             std::to_string(m.remote_entries),
-            number(m.analysis_ms)});
+            number(m.analysis_ms),
+            m.kernel});
 }
 
 // ---- the program ------------------------------------------------------------------------------

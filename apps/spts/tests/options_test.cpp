@@ -31,6 +31,27 @@ TEST(Options, KernelChoice) {
   for (kernel_choice k : {kernel_choice::automatic, kernel_choice::rounds, kernel_choice::slots})
     EXPECT_EQ(parse({"--gen", "road_usa", "--kernel", name(k)})->kernel, k);
   EXPECT_EQ(parse({"--gen", "road_usa", "--backoff", "0"})->backoff_ns, 0);
+  const auto indegree = parse({"--gen", "road_usa", "--kernel", "indegree", "--variant", "cpu,vendor,single"});
+  EXPECT_EQ(indegree->kernel, kernel_choice::indegree);
+  EXPECT_EQ(indegree->stack_rows, 128);
+  EXPECT_EQ(parse({"--gen", "road_usa", "--stack-rows", "0"})->stack_rows, 0);
+  // Given, it is kept whatever the matrix's shape.
+  EXPECT_EQ(plan_kernel(*indegree, 14.1, 15, 16, 512).kernel, kernel_choice::indegree);
+}
+
+// The indegree kernel has no pushes: with a distributed variant the run is refused, naming it.
+TEST(Options, IndegreeKernelIsForTheSingleVariant) {
+  for (const char* variants : {"vendor,single,gio", "gda", "single,ikn"}) {
+    try {
+      parse({"--gen", "road_usa", "--kernel", "indegree", "--variant", variants});
+      ADD_FAILURE() << "no error for " << variants;
+    } catch (const apps::usage_error& e) {
+      EXPECT_NE(std::string(e.what()).find("--kernel indegree runs the single variant only, not"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_THROW(parse({"--gen", "road_usa", "--kernel", "indegree"}), apps::usage_error);  // the default variants include gio
+  EXPECT_NE(spts_help().find("indegree"), std::string::npos);
 }
 
 // --kernel auto per matrix shape (the figures of docs/results.md, issue 4): the five classes'
@@ -111,6 +132,7 @@ TEST(Options, BadInputIsAUsageError) {
       {"--gen", "road_usa", "--rows-per-ticket", "65537"},
       {"--gen", "road_usa", "--kernel", "fast"},
       {"--gen", "road_usa", "--backoff", "-1"},
+      {"--gen", "road_usa", "--stack-rows", "129"},
       {"--gen", "road_usa", "--timeout", "-1"},
       {"--gen", "road_usa", "--bogus"},
       {"--gen"},
@@ -121,7 +143,7 @@ TEST(Options, BadInputIsAUsageError) {
 TEST(Options, HelpExplainsEveryOptionAndClass) {
   const std::string help = spts_help();
   for (const char* option : {"--matrix", "--tril", "--gen", "--seed", "--variant", "--push", "--block",
-                             "--kernel", "--backoff", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
+                             "--kernel", "--backoff", "--stack-rows", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
                              "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--round-stats", "--help"})
     EXPECT_NE(help.find(option), std::string::npos) << option;
   for (const auto& c : matrix_classes()) EXPECT_NE(help.find(c.name), std::string::npos) << c.name;

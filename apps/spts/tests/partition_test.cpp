@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "generators.hpp"
 #include "test_matrices.hpp"
 
@@ -113,6 +115,54 @@ TEST(Share, OwnedResidualsAddUpToTheWhole) {
   const residual_sums whole = residual_over_all_rows(L, x, b);
   EXPECT_NEAR(sum.relative(), whole.relative(), 1e-12 * whole.relative());
   EXPECT_GT(whole.relative(), residual_tolerance);
+}
+
+TEST(Dependents, Figure9) {
+  const lower_matrix L = testing::figure9();
+  const pe_share share = make_share(L, make_rhs(L), block_cyclic(5, 5, 1), 0);
+  const dependents d = make_dependents(share);
+  // x0 is read by rows 2 and 3, x1 and x3 by row 4; rows 0 and 1 read nothing.
+  EXPECT_EQ(d.ptr, (std::vector<std::int32_t>{0, 2, 3, 3, 4, 4}));
+  EXPECT_EQ(d.row, (std::vector<std::int32_t>{2, 3, 4, 4}));
+  EXPECT_EQ(d.roots, (std::vector<std::int32_t>{0, 1}));
+}
+
+// Every row appears in the lists of exactly the rows it reads, so counting a row's entries down
+// once per solved dependency reaches zero exactly when its last one is solved.
+TEST(Dependents, MatchABruteForceCount) {
+  const lower_matrix L = generate(parse_generator_spec("road_central:0.0005"), 4, 2);
+  const pe_share share = make_share(L, make_rhs(L), block_cyclic(L.n, L.n, 1), 0);
+  const dependents d = make_dependents(share);
+  ASSERT_EQ(d.ptr.size(), static_cast<std::size_t>(L.n) + 1);
+  ASSERT_EQ(d.row.size(), static_cast<std::size_t>(L.strict_nnz()));
+  std::vector<std::int64_t> listed(static_cast<std::size_t>(L.n), 0);
+  for (std::int32_t column = 0; column < L.n; ++column)
+    for (std::int32_t e = d.ptr[column]; e < d.ptr[column + 1]; ++e) {
+      const std::int32_t row = d.row[e];
+      ASSERT_GT(row, column);
+      if (e > d.ptr[column]) ASSERT_GT(row, d.row[e - 1]);
+      ASSERT_TRUE(std::binary_search(L.col.begin() + L.row_ptr[row], L.col.begin() + L.row_ptr[row + 1], column));
+      ++listed[row];
+    }
+  std::size_t roots = 0;
+  for (std::int32_t row = 0; row < L.n; ++row) {
+    ASSERT_EQ(listed[row], L.row_length(row)) << "row " << row;
+    if (L.row_length(row) == 0) ASSERT_EQ(d.roots.at(roots++), row);
+  }
+  EXPECT_EQ(roots, d.roots.size());
+  EXPECT_GT(roots, 0u);
+}
+
+TEST(Dependents, NeedEveryRowOnOnePe) {
+  const lower_matrix L = testing::figure9();
+  // PE 1 of two holds global rows 2 and 3, which read row 0 of PE 0.
+  const pe_share share = make_share(L, make_rhs(L), block_cyclic(5, 2, 2), 1);
+  try {
+    make_dependents(share);
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("row 0 reads column 0"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,255 @@
+// The in-degree kernel (`--kernel indegree`, the `single` variant): the dependency counting of
+// Liu et al.'s sync-free solve (each row counts its unsolved entries; solving a row decrements the
+// counts of the rows that read it) with the row handed to whoever solves its last dependency,
+// instead of a wave that holds the row and polls until the count reaches zero. No row waits in a
+// window of rows in flight, which is what costs the polling kernels the road networks
+// (docs/spts.md, "Why the road class misses" and "The indegree kernel").
+//
+// * Work. A lane solves one row per round. Rows come from, in this order: the row the lane made
+//   ready itself in the previous round (a chain stays on its lane); the wave's stack in shared
+//   memory (further rows the wave's lanes made ready); the wave's range of roots (rows with no
+//   strictly lower entry, handed out in tickets); once the roots are all handed out, the global
+//   queue (rows made ready when their wave's stack was full).
+// * Solving reads every entry's x once: all are solved when the row is handed out, so nothing is
+//   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
+//   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.
+// * Order. A lane stores x[r], fences (release), then decrements its dependents' counts; the lane
+//   that takes a row from a count, the stack or the queue fences (acquire) before reading x. So a
+//   row reads x words that happen-before the decrement that made it ready (docs/memory-model.md's
+//   rule for flags, here with a count). A lane that still sees `unsolved` reports an ordering bug.
+// * Progress. Nobody waits for a row: every row is solved by the lane that takes it in the round it
+//   takes it, a ready row is always held by a running wave (a lane, its stack) or is in the queue,
+//   and a wave leaves only when the count of solved rows, which waves add when they run out of
+//   work, reaches every row. So an ordinary launch suffices, and no lane spins on another's row.
+#pragma once
+#include <cstdint>
+
+#include "solve_kernel.hpp"
+
+namespace spts::gpu {
+
+// What the indegree kernel adds to solve_args.
+struct indegree_args {
+  const std::int32_t* dep_ptr;  // rows that read x[r]: dep_row[dep_ptr[r] .. dep_ptr[r + 1])
+  const std::int32_t* dep_row;
+  const std::int32_t* roots;    // the rows with no strictly lower entry, increasing
+  std::int32_t root_count;
+  std::int32_t* pending;        // per row: entries whose x is unsolved (the row's length before the solve)
+  std::int32_t* queue;          // ready rows no stack had room for; -1 until written
+  std::uint32_t* queue_head;    // next entry to take
+  std::uint32_t* queue_tail;    // next entry to write
+  unsigned long long* solved;   // rows solved, added by each wave when it runs out of work
+  std::int32_t stack_rows;      // rows a wave's stack holds, at most indegree_stack_rows (tests: 0 sends every row to the queue)
+};
+
+inline constexpr std::int32_t indegree_stack_rows = 128;  // per wave, in shared memory: the most --stack-rows
+// Roots per ticket: plenty for a round of every lane, few enough to spread them over the waves.
+inline constexpr std::int32_t indegree_rows_per_ticket = 8 * static_cast<std::int32_t>(detail::wave_size);
+
+namespace detail {
+
+// What the lanes of one wave of the indegree kernel share. Lanes claim rows and push the rows they
+// make ready; lane 0 books the round between the second and third barriers.
+struct indegree_wave {
+  volatile std::int32_t stack[indegree_stack_rows];  // ready rows, taken from the top
+  volatile std::int32_t size;                        // rows on the stack
+  volatile std::int32_t claims;                      // lanes that asked for a row this round
+  volatile std::int32_t pushed;                      // rows pushed this round
+  volatile std::int32_t held;                        // lanes keeping a row they made ready
+  volatile std::int32_t next, last;                  // the wave's range not yet claimed
+  volatile std::int32_t from_queue;                  // the range is in the queue (else in the roots)
+  volatile std::int32_t leave;                       // lane 0's decision: 1 done, 2 stop (another wave gave up)
+  volatile std::uint32_t rounds, solving_rounds;     // --round-stats (see wave_state)
+};
+
+// An x word that a handed-out row read while still unsolved: its count reached zero too early.
+GIO_DEVICE void report_early_read(const solve_args& a, std::int32_t row, std::int32_t column) {
+  if (atomicCAS(&a.stall->stalled, 0, 2) == 0) {
+    a.stall->first_row = row;
+    a.stall->rows = 1;
+    a.stall->waiting_for = column;
+  }
+}
+
+// x[row] from its entries, all solved.
+GIO_DEVICE double solve_row(const solve_args& a, std::int32_t row) {
+  const std::int32_t end = a.row_ptr[row + 1];
+  double left = a.rhs[row];
+  for (std::int32_t k = a.row_ptr[row]; k < end; k += entries_per_batch) {
+    std::int32_t column[entries_per_batch];
+    double value[entries_per_batch];
+#pragma unroll
+    for (int i = 0; i < entries_per_batch; ++i) {
+      column[i] = k + i < end ? a.col[k + i] : -1;
+      value[i] = k + i < end ? a.val[k + i] : 0.0;
+    }
+    std::uint64_t word[entries_per_batch];
+#pragma unroll
+    for (int i = 0; i < entries_per_batch; ++i) word[i] = column[i] >= 0 ? platform::ld_relaxed_sys(a.x + column[i]) : 0;
+#pragma unroll
+    for (int i = 0; i < entries_per_batch; ++i) {
+      if (column[i] < 0) continue;
+      if (word[i] == unsolved) report_early_read(a, row, column[i]);
+      left -= value[i] * as_double(word[i]);
+    }
+  }
+  return left * a.inv_diag[row];
+}
+
+}  // namespace detail
+
+__global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_args a, indegree_args d) {
+  using namespace detail;
+  __shared__ indegree_wave waves[waves_per_block];
+  const unsigned lane = platform::lane();
+  indegree_wave& ws = waves[platform::thread_in_wg() / wave_size];
+  if (lane == 0) {
+    ws.size = 0, ws.claims = 0, ws.pushed = 0, ws.held = 0, ws.next = 0, ws.last = 0, ws.from_queue = 0;
+    ws.leave = 0, ws.rounds = 0, ws.solving_rounds = 0;
+  }
+  platform::wave_barrier();
+
+  std::int32_t row = -1;  // the row this lane solves this round
+  // Lane 0's books.
+  std::int32_t held = 0;              // lanes that came into this round with a row
+  unsigned long long unflushed = 0;   // rows this wave solved that `solved` does not count yet
+  bool drained = false;               // every root is handed out
+  std::uint32_t quiet_rounds = 0;
+  std::uint64_t stalled_since = 0;
+
+  for (;;) {
+    // 1. Lanes without a row claim one: the stack's top first, then the wave's range.
+    const std::int32_t claim = row < 0 ? atomicAdd(const_cast<std::int32_t*>(&ws.claims), 1) : -1;
+    platform::wave_barrier();
+    const std::int32_t size = ws.size, claims = ws.claims, next = ws.next;
+    const std::int32_t popped = claims < size ? claims : size;
+    const std::int32_t in_range = ws.last - next;
+    const std::int32_t from_range = claims - popped < in_range ? claims - popped : in_range;
+    const std::int32_t base = size - popped;  // the stack's size once the claimed rows are off it
+    if (claim >= 0 && claim < popped) {
+      row = ws.stack[size - 1 - claim];
+    } else if (claim >= popped && claim - popped < from_range) {
+      const std::int32_t i = next + claim - popped;
+      if (ws.from_queue) {
+        // The pushing lane took the entry, then wrote it: a store already on its way.
+        std::int32_t queued;
+        while ((queued = platform::ld_relaxed_sys(d.queue + i)) < 0) {
+        }
+        row = queued;
+      } else {
+        row = d.roots[i];
+      }
+    }
+    platform::wave_barrier();  // the claimed stack entries are read before pushes reuse them
+
+    // 2. Solve the row, publish it, and count it off its dependents; the first that becomes ready
+    // stays on this lane, the others go on the stack (or the queue when it is full).
+    std::int32_t keep = -1;
+    if (row >= 0) {
+      platform::fence_acq_rel_device();  // acquire: the x words whose decrements made the row ready
+      platform::st_relaxed_sys(a.x + row, as_bits(solve_row(a, row)));
+      platform::fence_acq_rel_device();  // release: x[row] before the counts it decrements
+      const std::int32_t end = d.dep_ptr[row + 1];
+      for (std::int32_t e = d.dep_ptr[row]; e < end; e += entries_per_batch) {
+        std::int32_t dependent[entries_per_batch];
+        std::int32_t before[entries_per_batch];
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i) dependent[i] = e + i < end ? d.dep_row[e + i] : -1;
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i) before[i] = dependent[i] >= 0 ? atomicSub(d.pending + dependent[i], 1) : 0;
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i) {
+          if (before[i] != 1) continue;
+          if (keep < 0) {
+            keep = dependent[i];
+            continue;
+          }
+          const std::int32_t slot = base + atomicAdd(const_cast<std::int32_t*>(&ws.pushed), 1);
+          if (slot < d.stack_rows) {
+            ws.stack[slot] = dependent[i];
+          } else {
+            const std::uint32_t at = atomicAdd(d.queue_tail, 1u);
+            platform::st_relaxed_sys(d.queue + at, dependent[i]);
+          }
+        }
+      }
+      if (keep >= 0) atomicAdd(const_cast<std::int32_t*>(&ws.held), 1);
+    }
+    row = keep;
+    platform::wave_barrier();
+
+    // 3. Lane 0 books the round: the stack and range after it, a new range when this one is used
+    // up (roots, then the queue), and whether the wave is done: nothing held, nothing to take,
+    // and every row of the matrix counted solved.
+    if (lane == 0) {
+      const std::int32_t solved_now = held + popped + from_range;
+      unflushed += static_cast<unsigned long long>(solved_now);
+      ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (solved_now != 0);
+      const std::int32_t pushed = ws.pushed;
+      ws.size = base + pushed < d.stack_rows ? base + pushed : d.stack_rows;
+      ws.next = next + from_range;
+      held = ws.held;
+      ws.held = 0, ws.pushed = 0, ws.claims = 0;
+      bool waiting = false;  // the wave holds nothing and found nothing to take
+      if (ws.next >= ws.last) {
+        if (!drained) {
+          const std::uint32_t first = atomicAdd(a.ticket, static_cast<std::uint32_t>(a.rows_per_ticket));
+          if (first >= static_cast<std::uint32_t>(d.root_count)) {
+            drained = true;
+          } else {
+            const std::int32_t begin = static_cast<std::int32_t>(first);
+            ws.next = begin;
+            ws.last = d.root_count - begin < a.rows_per_ticket ? d.root_count : begin + a.rows_per_ticket;
+            ws.from_queue = 0;
+          }
+        }
+        if (drained) {
+          const std::uint32_t head = platform::ld_relaxed_sys(d.queue_head);
+          const std::uint32_t tail = platform::ld_relaxed_sys(d.queue_tail);
+          if (head < tail) {
+            const std::uint32_t take = tail - head < wave_size ? tail - head : wave_size;
+            if (atomicCAS(d.queue_head, head, head + take) == head) {
+              ws.next = static_cast<std::int32_t>(head);
+              ws.last = static_cast<std::int32_t>(head + take);
+              ws.from_queue = 1;
+            }
+          } else {
+            waiting = held == 0 && ws.size == 0;
+          }
+        }
+      }
+      std::int32_t leave = 0;
+      if (!waiting) {
+        quiet_rounds = 0, stalled_since = 0;
+      } else {
+        if (unflushed != 0) atomicAdd(d.solved, unflushed), unflushed = 0;
+        if (platform::ld_relaxed_sys(d.solved) >= static_cast<unsigned long long>(a.rows))
+          leave = 1;
+        else if (++quiet_rounds % 64 == 0 && should_stop(a, stalled_since, -1, 0, -1))
+          leave = 2;
+      }
+      ws.leave = leave;
+    }
+    platform::wave_barrier();
+    if (ws.leave != 0) break;
+    if (quiet_rounds != 0 && a.backoff_ns != 0) {  // lane 0's count: only lane 0 sleeps, the others wait at the barrier
+      const unsigned shift = quiet_rounds < 8 ? quiet_rounds - 1 : 7;
+      const unsigned ns = slots_backoff_min_ns << shift;
+      platform::sleep_ns(ns < a.backoff_ns ? ns : a.backoff_ns);
+    }
+  }
+  count_rounds(a, lane, ws.rounds, ws.solving_rounds);
+}
+
+// Before each solve: every row's count is its length, the queue empty and its entries unwritten,
+// the ticket, the solved count, the stall report and the round counts cleared.
+__global__ void reset_indegree_kernel(solve_args a, indegree_args d) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < a.rows; i += stride) {
+    d.pending[i] = a.row_ptr[i + 1] - a.row_ptr[i];
+    d.queue[i] = -1;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) *d.queue_head = 0, *d.queue_tail = 0, *d.solved = 0;
+}
+
+}  // namespace spts::gpu
