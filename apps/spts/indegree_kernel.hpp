@@ -146,7 +146,8 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
     // stays on this lane, the others go on the stack (or the queue when it is full).
     std::int32_t keep = -1;
     if (row >= 0) {
-      platform::fence_acq_rel_device();  // acquire: the x words whose decrements made the row ready
+      if (a.row_ptr[row] != a.row_ptr[row + 1])
+        platform::fence_acq_rel_device();  // acquire: the x words whose decrements made the row ready
       platform::st_relaxed_sys(a.x + row, as_bits(solve_row(a, row)));
       platform::fence_acq_rel_device();  // release: x[row] before the counts it decrements
       const std::int32_t end = d.dep_ptr[row + 1];
@@ -191,6 +192,9 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
       held = ws.held;
       ws.held = 0, ws.pushed = 0, ws.claims = 0;
       bool waiting = false;  // the wave holds nothing and found nothing to take
+      // Lanes that asked for a row and got none, or nothing held at all: only then is the queue
+      // worth a poll (its two words are every idle wave's hot spot).
+      const bool wanting = claims > popped + from_range || (held == 0 && ws.size == 0);
       if (ws.next >= ws.last) {
         if (!drained) {
           const std::uint32_t first = atomicAdd(a.ticket, static_cast<std::uint32_t>(a.rows_per_ticket));
@@ -203,7 +207,7 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
             ws.from_queue = 0;
           }
         }
-        if (drained) {
+        if (drained && wanting) {
           const std::uint32_t head = platform::ld_relaxed_sys(d.queue_head);
           const std::uint32_t tail = platform::ld_relaxed_sys(d.queue_tail);
           if (head < tail) {
