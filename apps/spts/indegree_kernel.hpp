@@ -18,9 +18,12 @@
 //   row reads x words that happen-before the decrement that made it ready (docs/memory-model.md's
 //   rule for flags, here with a count). A lane that still sees `unsolved` reports an ordering bug.
 // * Progress. Nobody waits for a row: every row is solved by the lane that takes it in the round it
-//   takes it, a ready row is always held by a running wave (a lane, its stack) or is in the queue,
-//   and a wave leaves only when the count of solved rows, which waves add when they run out of
-//   work, reaches every row. So an ordinary launch suffices, and no lane spins on another's row.
+//   takes it. A root is in a ticket until a wave takes it. A row made ready is held by the running
+//   wave that made it ready (a lane, its stack) or is in the queue, and a wave leaves only when every
+//   root is handed out, it holds nothing and the queue is empty: a row it queued is taken by a wave
+//   still running, at the latest by itself before it leaves. So every row is solved, an ordinary
+//   launch suffices, and no lane spins on another's row (only on a queue entry being written).
+//   Idle waves leave rather than poll: polling them would make a hot spot of the queue's words.
 #pragma once
 #include <cstdint>
 
@@ -38,7 +41,6 @@ struct indegree_args {
   std::int32_t* queue;          // ready rows no stack had room for; -1 until written
   std::uint32_t* queue_head;    // next entry to take
   std::uint32_t* queue_tail;    // next entry to write
-  unsigned long long* solved;   // rows solved, added by each wave when it runs out of work
   std::int32_t stack_rows;      // rows a wave's stack holds, at most indegree_stack_rows (tests: 0 sends every row to the queue)
 };
 
@@ -58,7 +60,7 @@ struct indegree_wave {
   volatile std::int32_t held;                        // lanes keeping a row they made ready
   volatile std::int32_t next, last;                  // the wave's range not yet claimed
   volatile std::int32_t from_queue;                  // the range is in the queue (else in the roots)
-  volatile std::int32_t leave;                       // lane 0's decision: 1 done, 2 stop (another wave gave up)
+  volatile std::int32_t leave;                       // lane 0's decision: the wave is done
   volatile std::uint32_t rounds, solving_rounds;     // --round-stats (see wave_state)
 };
 
@@ -111,11 +113,8 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
 
   std::int32_t row = -1;  // the row this lane solves this round
   // Lane 0's books.
-  std::int32_t held = 0;              // lanes that came into this round with a row
-  unsigned long long unflushed = 0;   // rows this wave solved that `solved` does not count yet
-  bool drained = false;               // every root is handed out
-  std::uint32_t quiet_rounds = 0;
-  std::uint64_t stalled_since = 0;
+  std::int32_t held = 0;   // lanes that came into this round with a row
+  bool drained = false;    // every root is handed out
 
   for (;;) {
     // 1. Lanes without a row claim one: the stack's top first, then the wave's range.
@@ -179,22 +178,18 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
     row = keep;
     platform::wave_barrier();
 
-    // 3. Lane 0 books the round: the stack and range after it, a new range when this one is used
-    // up (roots, then the queue), and whether the wave is done: nothing held, nothing to take,
-    // and every row of the matrix counted solved.
+    // 3. Lane 0 books the round: the stack and range after it, and a new range when this one is
+    // used up: roots while there are any; then, once nothing is held, the queue's rows, or the
+    // wave leaves. A wave with work never polls the queue (its two words would be a hot spot).
     if (lane == 0) {
       const std::int32_t solved_now = held + popped + from_range;
-      unflushed += static_cast<unsigned long long>(solved_now);
       ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (solved_now != 0);
       const std::int32_t pushed = ws.pushed;
       ws.size = base + pushed < d.stack_rows ? base + pushed : d.stack_rows;
       ws.next = next + from_range;
       held = ws.held;
       ws.held = 0, ws.pushed = 0, ws.claims = 0;
-      bool waiting = false;  // the wave holds nothing and found nothing to take
-      // Lanes that asked for a row and got none, or nothing held at all: only then is the queue
-      // worth a poll (its two words are every idle wave's hot spot).
-      const bool wanting = claims > popped + from_range || (held == 0 && ws.size == 0);
+      std::int32_t leave = 0;
       if (ws.next >= ws.last) {
         if (!drained) {
           const std::uint32_t first = atomicAdd(a.ticket, static_cast<std::uint32_t>(a.rows_per_ticket));
@@ -207,53 +202,38 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
             ws.from_queue = 0;
           }
         }
-        if (drained && wanting) {
+        if (drained && held == 0 && ws.size == 0) {
           const std::uint32_t head = platform::ld_relaxed_sys(d.queue_head);
           const std::uint32_t tail = platform::ld_relaxed_sys(d.queue_tail);
-          if (head < tail) {
+          if (head >= tail) {
+            leave = 1;
+          } else {
             const std::uint32_t take = tail - head < wave_size ? tail - head : wave_size;
-            if (atomicCAS(d.queue_head, head, head + take) == head) {
+            if (atomicCAS(d.queue_head, head, head + take) == head) {  // else another wave took them: retry
               ws.next = static_cast<std::int32_t>(head);
               ws.last = static_cast<std::int32_t>(head + take);
               ws.from_queue = 1;
             }
-          } else {
-            waiting = held == 0 && ws.size == 0;
           }
         }
-      }
-      std::int32_t leave = 0;
-      if (!waiting) {
-        quiet_rounds = 0, stalled_since = 0;
-      } else {
-        if (unflushed != 0) atomicAdd(d.solved, unflushed), unflushed = 0;
-        if (platform::ld_relaxed_sys(d.solved) >= static_cast<unsigned long long>(a.rows))
-          leave = 1;
-        else if (++quiet_rounds % 64 == 0 && should_stop(a, stalled_since, -1, 0, -1))
-          leave = 2;
       }
       ws.leave = leave;
     }
     platform::wave_barrier();
     if (ws.leave != 0) break;
-    if (quiet_rounds != 0 && a.backoff_ns != 0) {  // lane 0's count: only lane 0 sleeps, the others wait at the barrier
-      const unsigned shift = quiet_rounds < 8 ? quiet_rounds - 1 : 7;
-      const unsigned ns = slots_backoff_min_ns << shift;
-      platform::sleep_ns(ns < a.backoff_ns ? ns : a.backoff_ns);
-    }
   }
   count_rounds(a, lane, ws.rounds, ws.solving_rounds);
 }
 
-// Before each solve: every row's count is its length, the queue empty and its entries unwritten,
-// the ticket, the solved count, the stall report and the round counts cleared.
+// Before each solve: every row's count is its length, the queue empty and its entries unwritten
+// (reset_kernel clears x, the ticket, the stall report and the round counts).
 __global__ void reset_indegree_kernel(solve_args a, indegree_args d) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < a.rows; i += stride) {
     d.pending[i] = a.row_ptr[i + 1] - a.row_ptr[i];
     d.queue[i] = -1;
   }
-  if (blockIdx.x == 0 && threadIdx.x == 0) *d.queue_head = 0, *d.queue_tail = 0, *d.solved = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *d.queue_head = 0, *d.queue_tail = 0;
 }
 
 }  // namespace spts::gpu

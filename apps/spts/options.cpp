@@ -140,8 +140,7 @@ apps::option_parser make_parser(options* o) {
           [&](const std::string& v) { opt.entries_per_lane = positive_int("--entries-per-lane", v); });
   p.value("--backoff", "NS",
           "slots kernel: a wavefront that solved nothing in a round sleeps, 32 ns after\n"
-          "the first such round, doubling up to NS (default 256; 0: never sleeps);\n"
-          "indegree kernel: the same for a wavefront that found nothing to do",
+          "the first such round, doubling up to NS (default 256; 0: never sleeps)",
           [&](const std::string& v) {
             opt.backoff_ns = static_cast<std::int32_t>(std::min<std::int64_t>(apps::parse_non_negative("--backoff", v), 1'000'000));
           });

@@ -32,7 +32,7 @@ struct options {
   // roots (rows that read nothing) per ticket, 8 per lane of a wave (gpu::indegree_rows_per_ticket).
   std::int32_t rows_per_ticket = 0;
   std::int32_t entries_per_lane = 4;
-  std::int32_t backoff_ns = 256;  // slots and indegree kernels: longest sleep of a wave that found nothing to do
+  std::int32_t backoff_ns = 256;  // slots kernel: longest sleep of a wave that solved nothing
   std::int32_t stack_rows = 128;  // indegree kernel: ready rows a wave keeps before the global queue
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it
   // Set by plan_kernel when --workgroups is not given: 1 caps the grid at one workgroup per

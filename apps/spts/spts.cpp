@@ -250,14 +250,12 @@ double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
 // row). Building the lists is the host's once-per-matrix setup, reported like the vendor's analysis.
 struct indegree_state {
   explicit indegree_state(const dependents& d)
-      : dep_ptr(d.ptr), dep_row(d.row), roots(d.roots), pending(d.ptr.size() - 1), queue(d.ptr.size() - 1), ends(2),
-        solved(1) {}
+      : dep_ptr(d.ptr), dep_row(d.row), roots(d.roots), pending(d.ptr.size() - 1), queue(d.ptr.size() - 1), ends(2) {}
   device_array<std::int32_t> dep_ptr, dep_row, roots, pending, queue;
   device_array<std::uint32_t> ends;  // the queue's head and tail
-  device_array<unsigned long long> solved;
   gpu::indegree_args args(std::int32_t root_count, std::int32_t stack_rows) const {
-    return {dep_ptr.get(), dep_row.get(),  roots.get(),  root_count, pending.get(),
-            queue.get(),   ends.get(),     ends.get() + 1, solved.get(), stack_rows};
+    return {dep_ptr.get(), dep_row.get(), roots.get(), root_count,     pending.get(),
+            queue.get(),   ends.get(),    ends.get() + 1, stack_rows};
   }
 };
 
