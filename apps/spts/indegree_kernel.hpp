@@ -13,10 +13,13 @@
 // * Solving reads every entry's x once: all are solved when the row is handed out, so nothing is
 //   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
 //   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.
-// * Order. A lane stores x[r], fences (release), then decrements its dependents' counts; the lane
-//   that takes a row from a count, the stack or the queue fences (acquire) before reading x. So a
-//   row reads x words that happen-before the decrement that made it ready (docs/memory-model.md's
-//   rule for flags, here with a count). A lane that still sees `unsolved` reports an ordering bug.
+// * Order, without fences. A lane stores x[r] and decrements its readers' counts with no fence
+//   between: the counts only say when to read. x[r] is value and flag in one 8-byte word
+//   (`unsolved` until the store lands, as in the polling kernels), so a reader that sees any other
+//   word has the value, and one that sees `unsolved` reads again: the store was issued before the
+//   decrement and is on its way (no lane waits for another lane's progress, only for a store in
+//   flight). Still `unsolved` after --timeout is reported as an ordering bug. Two fences per row
+//   (release before the decrements, acquire after) cost about a third of the round.
 // * Progress. Nobody waits for a row: every row is solved by the lane that takes it in the round it
 //   takes it. A root is in a ticket until a wave takes it. A row made ready is held by the running
 //   wave that made it ready (a lane, its stack) or is in the queue, and a wave leaves only when every
@@ -64,7 +67,8 @@ struct indegree_wave {
   volatile std::uint32_t rounds, solving_rounds;     // --round-stats (see wave_state)
 };
 
-// An x word that a handed-out row read while still unsolved: its count reached zero too early.
+// An x word that stayed unsolved for timeout_ns after its reader was handed out: the reader's count
+// reached zero before that entry's row was solved (an ordering bug), or the store never arrived.
 GIO_DEVICE void report_early_read(const solve_args& a, std::int32_t row, std::int32_t column) {
   if (atomicCAS(&a.stall->stalled, 0, 2) == 0) {
     a.stall->first_row = row;
@@ -73,10 +77,26 @@ GIO_DEVICE void report_early_read(const solve_args& a, std::int32_t row, std::in
   }
 }
 
+// The x word of a column whose row is solved: nothing orders its store before the decrement that
+// handed out the reader, so it may still be on its way; value and flag are one word, so a word
+// that is not `unsolved` is the value. Waits for it (normally not at all), at most timeout_ns.
+GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std::int32_t column, std::uint64_t word) {
+  if (word != unsolved) return word;
+  const std::uint64_t since = platform::timer_ns();
+  while ((word = platform::ld_relaxed_sys(a.x + column)) == unsolved) {
+    if (platform::timer_ns() - since > a.timeout_ns) {
+      report_early_read(a, row, column);
+      break;
+    }
+  }
+  return word;
+}
+
 // x[row] from its entries, all solved.
 GIO_DEVICE double solve_row(const solve_args& a, std::int32_t row) {
   const std::int32_t end = a.row_ptr[row + 1];
   double left = a.rhs[row];
+  const double inv_diag = a.inv_diag[row];
   for (std::int32_t k = a.row_ptr[row]; k < end; k += entries_per_batch) {
     std::int32_t column[entries_per_batch];
     double value[entries_per_batch];
@@ -89,13 +109,10 @@ GIO_DEVICE double solve_row(const solve_args& a, std::int32_t row) {
 #pragma unroll
     for (int i = 0; i < entries_per_batch; ++i) word[i] = column[i] >= 0 ? platform::ld_relaxed_sys(a.x + column[i]) : 0;
 #pragma unroll
-    for (int i = 0; i < entries_per_batch; ++i) {
-      if (column[i] < 0) continue;
-      if (word[i] == unsolved) report_early_read(a, row, column[i]);
-      left -= value[i] * as_double(word[i]);
-    }
+    for (int i = 0; i < entries_per_batch; ++i)
+      if (column[i] >= 0) left -= value[i] * as_double(confirmed_x(a, row, column[i], word[i]));
   }
-  return left * a.inv_diag[row];
+  return left * inv_diag;
 }
 
 }  // namespace detail
@@ -145,16 +162,14 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
     // stays on this lane, the others go on the stack (or the queue when it is full).
     std::int32_t keep = -1;
     if (row >= 0) {
-      if (a.row_ptr[row] != a.row_ptr[row + 1])
-        platform::fence_acq_rel_device();  // acquire: the x words whose decrements made the row ready
-      platform::st_relaxed_sys(a.x + row, as_bits(solve_row(a, row)));
-      platform::fence_acq_rel_device();  // release: x[row] before the counts it decrements
-      const std::int32_t end = d.dep_ptr[row + 1];
-      for (std::int32_t e = d.dep_ptr[row]; e < end; e += entries_per_batch) {
-        std::int32_t dependent[entries_per_batch];
-        std::int32_t before[entries_per_batch];
+      const std::int32_t readers_end = d.dep_ptr[row + 1];
+      std::int32_t e = d.dep_ptr[row];
+      std::int32_t dependent[entries_per_batch];  // the first readers, loaded along with the row
 #pragma unroll
-        for (int i = 0; i < entries_per_batch; ++i) dependent[i] = e + i < end ? d.dep_row[e + i] : -1;
+      for (int i = 0; i < entries_per_batch; ++i) dependent[i] = e + i < readers_end ? d.dep_row[e + i] : -1;
+      platform::st_relaxed_sys(a.x + row, as_bits(solve_row(a, row)));
+      for (;;) {
+        std::int32_t before[entries_per_batch];
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i) before[i] = dependent[i] >= 0 ? atomicSub(d.pending + dependent[i], 1) : 0;
 #pragma unroll
@@ -172,6 +187,10 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
             platform::st_relaxed_sys(d.queue + at, dependent[i]);
           }
         }
+        e += entries_per_batch;
+        if (e >= readers_end) break;
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i) dependent[i] = e + i < readers_end ? d.dep_row[e + i] : -1;
       }
       if (keep >= 0) atomicAdd(const_cast<std::int32_t*>(&ws.held), 1);
     }

@@ -377,8 +377,9 @@ class syncfree_solver {
     const gpu::stall_report report = stall_.download()[0];
     if (!report.stalled) return "";
     if (report.stalled == 2)
-      return "row " + std::to_string(report.first_row) + " read x[" + std::to_string(report.waiting_for) +
-             "] before it was solved: its count of unsolved entries reached 0 too early (an ordering bug)";
+      return "row " + std::to_string(report.first_row) + " was handed out, but x[" +
+             std::to_string(report.waiting_for) + "] stayed unsolved for " + format("%g", timeout_seconds) +
+             " s: the row's count of unsolved entries reached 0 too early (an ordering bug)";
     std::string cause = "the solve made no progress for " + format("%g", timeout_seconds) + " s";
     if (report.rows == 1)
       cause += ": row " + std::to_string(report.first_row) + " waits";
