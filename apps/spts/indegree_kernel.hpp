@@ -5,11 +5,12 @@
 // window of rows in flight, which is what costs the polling kernels the road networks
 // (docs/spts.md, "Why the road class misses" and "The indegree kernel").
 //
-// * Work. A lane solves one row per round. Rows come from, in this order: the row the lane made
-//   ready itself in the previous round (a chain stays on its lane); the wave's stack in shared
-//   memory (further rows the wave's lanes made ready); the wave's range of roots (rows with no
-//   strictly lower entry, handed out in tickets); once the roots are all handed out, the global
-//   queue (rows made ready when their wave's stack was full).
+// * Work. A lane solves up to two rows per round, their loads in flight together. Rows come from,
+//   in this order: the rows the lane made ready itself in the previous round (a chain stays on its
+//   lane); the wave's stack in shared memory (further rows the wave's lanes made ready); the wave's
+//   range of roots (rows with no strictly lower entry, handed out in tickets); once the roots are
+//   all handed out and the wave holds nothing, the global queue (rows made ready when their wave's
+//   stack was full).
 // * Solving reads every entry's x once: all are solved when the row is handed out, so nothing is
 //   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
 //   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.
@@ -48,6 +49,9 @@ struct indegree_args {
 };
 
 inline constexpr std::int32_t indegree_stack_rows = 128;  // per wave, in shared memory: the most --stack-rows
+// Rows a lane solves per round, their loads in flight together: a wave whose region of the matrix
+// has more ready rows than lanes works them off in fewer rounds.
+inline constexpr int indegree_rows_per_lane = 2;
 // Roots per ticket: plenty for a round of every lane, few enough to spread them over the waves.
 inline constexpr std::int32_t indegree_rows_per_ticket = 8 * static_cast<std::int32_t>(detail::wave_size);
 
@@ -92,29 +96,6 @@ GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std:
   return word;
 }
 
-// x[row] from its entries, all solved.
-GIO_DEVICE double solve_row(const solve_args& a, std::int32_t row) {
-  const std::int32_t end = a.row_ptr[row + 1];
-  double left = a.rhs[row];
-  const double inv_diag = a.inv_diag[row];
-  for (std::int32_t k = a.row_ptr[row]; k < end; k += entries_per_batch) {
-    std::int32_t column[entries_per_batch];
-    double value[entries_per_batch];
-#pragma unroll
-    for (int i = 0; i < entries_per_batch; ++i) {
-      column[i] = k + i < end ? a.col[k + i] : -1;
-      value[i] = k + i < end ? a.val[k + i] : 0.0;
-    }
-    std::uint64_t word[entries_per_batch];
-#pragma unroll
-    for (int i = 0; i < entries_per_batch; ++i) word[i] = column[i] >= 0 ? platform::ld_relaxed_sys(a.x + column[i]) : 0;
-#pragma unroll
-    for (int i = 0; i < entries_per_batch; ++i)
-      if (column[i] >= 0) left -= value[i] * as_double(confirmed_x(a, row, column[i], word[i]));
-  }
-  return left * inv_diag;
-}
-
 }  // namespace detail
 
 __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_args a, indegree_args d) {
@@ -128,80 +109,152 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
   }
   platform::wave_barrier();
 
-  std::int32_t row = -1;  // the row this lane solves this round
+  constexpr int slots = indegree_rows_per_lane;
+  std::int32_t row[slots];  // the rows this lane solves this round, -1: none
+#pragma unroll
+  for (int s = 0; s < slots; ++s) row[s] = -1;
   // Lane 0's books.
-  std::int32_t held = 0;   // lanes that came into this round with a row
+  std::int32_t held = 0;   // rows that lanes kept into this round
   bool drained = false;    // every root is handed out
 
   for (;;) {
-    // 1. Lanes without a row claim one: the stack's top first, then the wave's range.
-    const std::int32_t claim = row < 0 ? atomicAdd(const_cast<std::int32_t*>(&ws.claims), 1) : -1;
-    platform::wave_barrier();
+    // 1. Free slots claim rows, the stack's top first, then the wave's range: one slot per lane
+    // first, a lane's second slot after (so rows spread over lanes before they double up).
+    std::int32_t claim[slots];
+#pragma unroll
+    for (int pass = 0; pass < slots; ++pass) {
+      int free_slots = 0;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) free_slots += row[s] < 0;
+      claim[pass] = free_slots > pass ? atomicAdd(const_cast<std::int32_t*>(&ws.claims), 1) : -1;
+      platform::wave_barrier();
+    }
     const std::int32_t size = ws.size, claims = ws.claims, next = ws.next;
     const std::int32_t popped = claims < size ? claims : size;
     const std::int32_t in_range = ws.last - next;
     const std::int32_t from_range = claims - popped < in_range ? claims - popped : in_range;
     const std::int32_t base = size - popped;  // the stack's size once the claimed rows are off it
-    if (claim >= 0 && claim < popped) {
-      row = ws.stack[size - 1 - claim];
-    } else if (claim >= popped && claim - popped < from_range) {
-      const std::int32_t i = next + claim - popped;
-      if (ws.from_queue) {
-        // The pushing lane took the entry, then wrote it: a store already on its way.
-        std::int32_t queued;
-        while ((queued = platform::ld_relaxed_sys(d.queue + i)) < 0) {
+#pragma unroll
+    for (int pass = 0; pass < slots; ++pass) {
+      std::int32_t taken = -1;
+      const std::int32_t c = claim[pass];
+      if (c >= 0 && c < popped) {
+        taken = ws.stack[size - 1 - c];
+      } else if (c >= popped && c - popped < from_range) {
+        const std::int32_t i = next + c - popped;
+        if (ws.from_queue) {
+          // The pushing lane took the entry, then wrote it: a store already on its way.
+          while ((taken = platform::ld_relaxed_sys(d.queue + i)) < 0) {
+          }
+        } else {
+          taken = d.roots[i];
         }
-        row = queued;
-      } else {
-        row = d.roots[i];
       }
+      bool placed = taken < 0;
+#pragma unroll
+      for (int s = 0; s < slots; ++s)
+        if (!placed && row[s] < 0) row[s] = taken, placed = true;
     }
     platform::wave_barrier();  // the claimed stack entries are read before pushes reuse them
 
-    // 2. Solve the row, publish it, and count it off its dependents; the first that becomes ready
-    // stays on this lane, the others go on the stack (or the queue when it is full).
-    std::int32_t keep = -1;
-    if (row >= 0) {
-      const std::int32_t readers_end = d.dep_ptr[row + 1];
-      std::int32_t e = d.dep_ptr[row];
-      std::int32_t dependent[entries_per_batch];  // the first readers, loaded along with the row
+    // 2. Solve the rows (their loads in flight together), publish them, and count them off their
+    // readers; the first readers that become ready stay on this lane's slots, the others go on the
+    // stack (or the queue when it is full).
+    std::int32_t k[slots], end[slots], e[slots], readers_end[slots];
+    double left[slots], inv_diag[slots];
+    std::int32_t reader[slots][entries_per_batch];  // the first readers, loaded along with the rows
 #pragma unroll
-      for (int i = 0; i < entries_per_batch; ++i) dependent[i] = e + i < readers_end ? d.dep_row[e + i] : -1;
-      platform::st_relaxed_sys(a.x + row, as_bits(solve_row(a, row)));
-      for (;;) {
-        std::int32_t before[entries_per_batch];
+    for (int s = 0; s < slots; ++s) {
+      const bool has = row[s] >= 0;
+      k[s] = has ? a.row_ptr[row[s]] : 0, end[s] = has ? a.row_ptr[row[s] + 1] : 0;
+      e[s] = has ? d.dep_ptr[row[s]] : 0, readers_end[s] = has ? d.dep_ptr[row[s] + 1] : 0;
+      left[s] = has ? a.rhs[row[s]] : 0.0, inv_diag[s] = has ? a.inv_diag[row[s]] : 0.0;
+    }
 #pragma unroll
-        for (int i = 0; i < entries_per_batch; ++i) before[i] = dependent[i] >= 0 ? atomicSub(d.pending + dependent[i], 1) : 0;
+    for (int s = 0; s < slots; ++s)
+#pragma unroll
+      for (int i = 0; i < entries_per_batch; ++i) reader[s][i] = e[s] + i < readers_end[s] ? d.dep_row[e[s] + i] : -1;
+    for (;;) {  // the entries, a batch of each row at a time
+      bool more = false;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) more |= k[s] < end[s];
+      if (!more) break;
+      std::int32_t column[slots][entries_per_batch];
+      double value[slots][entries_per_batch];
+      std::uint64_t word[slots][entries_per_batch];
+#pragma unroll
+      for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i) {
-          if (before[i] != 1) continue;
-          if (keep < 0) {
-            keep = dependent[i];
+          column[s][i] = k[s] + i < end[s] ? a.col[k[s] + i] : -1;
+          value[s][i] = k[s] + i < end[s] ? a.val[k[s] + i] : 0.0;
+        }
+#pragma unroll
+      for (int s = 0; s < slots; ++s)
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i)
+          word[s][i] = column[s][i] >= 0 ? platform::ld_relaxed_sys(a.x + column[s][i]) : 0;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) {
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i)
+          if (column[s][i] >= 0) left[s] -= value[s][i] * as_double(confirmed_x(a, row[s], column[s][i], word[s][i]));
+        k[s] += entries_per_batch;
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < slots; ++s)
+      if (row[s] >= 0) platform::st_relaxed_sys(a.x + row[s], as_bits(left[s] * inv_diag[s]));
+
+    std::int32_t kept[slots];
+    int keeping = 0;
+#pragma unroll
+    for (int s = 0; s < slots; ++s) kept[s] = -1;
+    for (;;) {  // the readers, a batch of each row at a time
+      std::int32_t before[slots][entries_per_batch];
+#pragma unroll
+      for (int s = 0; s < slots; ++s)
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i)
+          before[s][i] = reader[s][i] >= 0 ? atomicSub(d.pending + reader[s][i], 1) : 0;
+      bool more = false;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) {
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i) {
+          if (before[s][i] != 1) continue;
+          if (keeping < slots) {
+#pragma unroll
+            for (int j = 0; j < slots; ++j)
+              if (j == keeping) kept[j] = reader[s][i];
+            ++keeping;
             continue;
           }
-          const std::int32_t slot = base + atomicAdd(const_cast<std::int32_t*>(&ws.pushed), 1);
-          if (slot < d.stack_rows) {
-            ws.stack[slot] = dependent[i];
+          const std::int32_t at = base + atomicAdd(const_cast<std::int32_t*>(&ws.pushed), 1);
+          if (at < d.stack_rows) {
+            ws.stack[at] = reader[s][i];
           } else {
-            const std::uint32_t at = atomicAdd(d.queue_tail, 1u);
-            platform::st_relaxed_sys(d.queue + at, dependent[i]);
+            const std::uint32_t queued = atomicAdd(d.queue_tail, 1u);
+            platform::st_relaxed_sys(d.queue + queued, reader[s][i]);
           }
         }
-        e += entries_per_batch;
-        if (e >= readers_end) break;
+        e[s] += entries_per_batch;
+        more |= e[s] < readers_end[s];
 #pragma unroll
-        for (int i = 0; i < entries_per_batch; ++i) dependent[i] = e + i < readers_end ? d.dep_row[e + i] : -1;
+        for (int i = 0; i < entries_per_batch; ++i) reader[s][i] = e[s] + i < readers_end[s] ? d.dep_row[e[s] + i] : -1;
       }
-      if (keep >= 0) atomicAdd(const_cast<std::int32_t*>(&ws.held), 1);
+      if (!more) break;
     }
-    row = keep;
+    if (keeping != 0) atomicAdd(const_cast<std::int32_t*>(&ws.held), keeping);
+#pragma unroll
+    for (int s = 0; s < slots; ++s) row[s] = kept[s];
     platform::wave_barrier();
 
     // 3. Lane 0 books the round: the stack and range after it, and a new range when this one is
     // used up: roots while there are any; then, once nothing is held, the queue's rows, or the
     // wave leaves. A wave with work never polls the queue (its two words would be a hot spot).
     if (lane == 0) {
-      const std::int32_t solved_now = held + popped + from_range;
+      const std::int32_t solved_now = held + popped + from_range;  // every row handed out is solved in its round
       ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (solved_now != 0);
       const std::int32_t pushed = ws.pushed;
       ws.size = base + pushed < d.stack_rows ? base + pushed : d.stack_rows;
