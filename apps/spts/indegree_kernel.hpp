@@ -5,7 +5,7 @@
 // window of rows in flight, which is what costs the polling kernels the road networks
 // (docs/spts.md, "Why the road class misses" and "The indegree kernel").
 //
-// * Work. A lane solves up to two rows per round, their loads in flight together. Rows come from,
+// * Work. A lane solves up to LaneRows rows per round (2 by default), their loads in flight together. Rows come from,
 //   in this order: the rows the lane made ready itself in the previous round (a chain stays on its
 //   lane); the wave's stack in shared memory (further rows the wave's lanes made ready); the wave's
 //   range of roots (rows with no strictly lower entry, handed out in tickets); once the roots are
@@ -49,9 +49,6 @@ struct indegree_args {
 };
 
 inline constexpr std::int32_t indegree_stack_rows = 128;  // per wave, in shared memory: the most --stack-rows
-// Rows a lane solves per round, their loads in flight together: a wave whose region of the matrix
-// has more ready rows than lanes works them off in fewer rounds.
-inline constexpr int indegree_rows_per_lane = 2;
 // Roots per ticket: plenty for a round of every lane, few enough to spread them over the waves.
 inline constexpr std::int32_t indegree_rows_per_ticket = 8 * static_cast<std::int32_t>(detail::wave_size);
 
@@ -98,6 +95,10 @@ GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std:
 
 }  // namespace detail
 
+// LaneRows (--lane-rows: 1, 2 or 4): rows a lane solves per round, their loads in flight together.
+// A wave whose region of the matrix has more ready rows than lanes works them off in fewer rounds,
+// at the cost of registers (fewer waves).
+template <int LaneRows>
 __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_args a, indegree_args d) {
   using namespace detail;
   __shared__ indegree_wave waves[waves_per_block];
@@ -109,7 +110,7 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
   }
   platform::wave_barrier();
 
-  constexpr int slots = indegree_rows_per_lane;
+  constexpr int slots = LaneRows;
   std::int32_t row[slots];  // the rows this lane solves this round, -1: none
 #pragma unroll
   for (int s = 0; s < slots; ++s) row[s] = -1;

@@ -144,6 +144,13 @@ apps::option_parser make_parser(options* o) {
           [&](const std::string& v) {
             opt.backoff_ns = static_cast<std::int32_t>(std::min<std::int64_t>(apps::parse_non_negative("--backoff", v), 1'000'000));
           });
+  p.value("--lane-rows", "N",
+          "indegree kernel: rows a lane solves per round, their loads in flight together\n"
+          "(1, 2 or 4; default 2)",
+          [&](const std::string& v) {
+            if (v != "1" && v != "2" && v != "4") throw apps::usage_error("--lane-rows: 1, 2 or 4 (got '" + v + "')");
+            opt.lane_rows = std::stoi(v);
+          });
   p.value("--stack-rows", "N",
           "indegree kernel: rows a wavefront keeps in shared memory when its lanes make\n"
           "more rows ready than they solve next; the rest go to a global queue (0 to 128,\n"

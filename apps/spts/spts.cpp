@@ -276,7 +276,8 @@ class syncfree_solver {
         ticket_(1),
         stall_(1),
         stats_(1),
-        kernel_(opt.kernel) {  // resolved by plan_kernel in main
+        kernel_(opt.kernel),  // resolved by plan_kernel in main
+        lane_rows_(opt.lane_rows) {
     const std::int32_t rows_per_ticket = opt.rows_per_ticket > 0          ? opt.rows_per_ticket
                                          : kernel_ == kernel_choice::slots    ? gpu::slots_rows_per_ticket
                                          : kernel_ == kernel_choice::indegree ? gpu::indegree_rows_per_ticket
@@ -311,7 +312,7 @@ class syncfree_solver {
     // the PEs whose kernels share the GPU.
     const int resident =
         kernel_ == kernel_choice::slots      ? gio::max_coresident_wgs(gpu::solve_slots_kernel<Mode>, gpu::block_threads)
-        : kernel_ == kernel_choice::indegree ? gio::max_coresident_wgs(gpu::solve_indegree_kernel, gpu::block_threads)
+        : kernel_ == kernel_choice::indegree ? gio::max_coresident_wgs(indegree_kernel(lane_rows_), gpu::block_threads)
                                              : gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads);
     workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / pes_on_gpu);
     if (opt.workgroups == 0 && opt.wgs_per_multiprocessor > 0)  // chains (plan_kernel)
@@ -328,7 +329,8 @@ class syncfree_solver {
         return "slots kernel (" + std::to_string(gpu::slots_per_lane) + " rows per lane), " +
                std::to_string(args_.rows_per_ticket) + "-row tickets";
       case kernel_choice::indegree:
-        return "indegree kernel, " + grouped(indegree_args_.root_count) + " roots in " +
+        return "indegree kernel (" + std::to_string(lane_rows_) + " rows per lane), " +
+               grouped(indegree_args_.root_count) + " roots in " +
                std::to_string(args_.rows_per_ticket) + "-root tickets, readers' lists built in " +
                format("%.0f", setup_ms_) + " ms (not in the solve time)";
       default:
@@ -401,12 +403,20 @@ class syncfree_solver {
   device_array<gpu::stall_report> stall_;
   device_array<gpu::round_stats> stats_;
   kernel_choice kernel_;
+  int lane_rows_;
   std::optional<indegree_state> indegree_;
   gpu::indegree_args indegree_args_{};
   double setup_ms_ = 0;
   gpu::solve_args args_{};
   int workgroups_ = 1;
   gpu_event start_, stop_;
+
+  using indegree_entry = void (*)(gpu::solve_args, gpu::indegree_args);
+  static indegree_entry indegree_kernel(int lane_rows) {
+    return lane_rows == 1 ? gpu::solve_indegree_kernel<1>
+           : lane_rows == 4 ? gpu::solve_indegree_kernel<4>
+                            : gpu::solve_indegree_kernel<2>;  // options accept 1, 2 and 4 only
+  }
 
   void launch() {
     const gio::device_handle handle = gio::shmem_device_handle();
@@ -415,7 +425,7 @@ class syncfree_solver {
         gpu::solve_slots_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);
         return runtime::check_launch("solve_slots_kernel");
       case kernel_choice::indegree:
-        gpu::solve_indegree_kernel<<<workgroups_, gpu::block_threads>>>(args_, indegree_args_);
+        indegree_kernel(lane_rows_)<<<workgroups_, gpu::block_threads>>>(args_, indegree_args_);
         return runtime::check_launch("solve_indegree_kernel");
       default:
         gpu::solve_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);

@@ -35,6 +35,8 @@ TEST(Options, KernelChoice) {
   EXPECT_EQ(indegree->kernel, kernel_choice::indegree);
   EXPECT_EQ(indegree->stack_rows, 128);
   EXPECT_EQ(parse({"--gen", "road_usa", "--stack-rows", "0"})->stack_rows, 0);
+  EXPECT_EQ(indegree->lane_rows, 2);
+  EXPECT_EQ(parse({"--gen", "road_usa", "--lane-rows", "4"})->lane_rows, 4);
   // Given, it is kept whatever the matrix's shape.
   EXPECT_EQ(plan_kernel(*indegree, 14.1, 15, 16, 512).kernel, kernel_choice::indegree);
 }
@@ -133,6 +135,7 @@ TEST(Options, BadInputIsAUsageError) {
       {"--gen", "road_usa", "--kernel", "fast"},
       {"--gen", "road_usa", "--backoff", "-1"},
       {"--gen", "road_usa", "--stack-rows", "129"},
+      {"--gen", "road_usa", "--lane-rows", "3"},
       {"--gen", "road_usa", "--timeout", "-1"},
       {"--gen", "road_usa", "--bogus"},
       {"--gen"},
@@ -143,7 +146,7 @@ TEST(Options, BadInputIsAUsageError) {
 TEST(Options, HelpExplainsEveryOptionAndClass) {
   const std::string help = spts_help();
   for (const char* option : {"--matrix", "--tril", "--gen", "--seed", "--variant", "--push", "--block",
-                             "--kernel", "--backoff", "--stack-rows", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
+                             "--kernel", "--backoff", "--stack-rows", "--lane-rows", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
                              "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--round-stats", "--help"})
     EXPECT_NE(help.find(option), std::string::npos) << option;
   for (const auto& c : matrix_classes()) EXPECT_NE(help.find(c.name), std::string::npos) << c.name;
