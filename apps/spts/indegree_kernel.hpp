@@ -5,7 +5,7 @@
 // window of rows in flight, which is what costs the polling kernels the road networks
 // (docs/spts.md, "Why the road class misses" and "The indegree kernel").
 //
-// * Work. A lane solves up to LaneRows rows per round (2 by default), their loads in flight together. Rows come from,
+// * Work. A lane solves up to LaneRows rows per round (4 by default), their loads in flight together. Rows come from,
 //   in this order: the rows the lane made ready itself in the previous round (a chain stays on its
 //   lane); the wave's stack in shared memory (further rows the wave's lanes made ready); the wave's
 //   range of roots (rows with no strictly lower entry, handed out in tickets); once the roots are

@@ -414,8 +414,8 @@ class syncfree_solver {
   using indegree_entry = void (*)(gpu::solve_args, gpu::indegree_args);
   static indegree_entry indegree_kernel(int lane_rows) {
     return lane_rows == 1 ? gpu::solve_indegree_kernel<1>
-           : lane_rows == 4 ? gpu::solve_indegree_kernel<4>
-                            : gpu::solve_indegree_kernel<2>;  // options accept 1, 2 and 4 only
+           : lane_rows == 2 ? gpu::solve_indegree_kernel<2>
+                            : gpu::solve_indegree_kernel<4>;  // options accept 1, 2 and 4 only
   }
 
   void launch() {
