@@ -49,13 +49,14 @@ struct indegree_args {
 };
 
 inline constexpr std::int32_t indegree_stack_rows = 128;  // per wave, in shared memory: the most --stack-rows
-// Roots per ticket: plenty for a round of every lane, few enough to spread them over the waves.
+// Roots per ticket: the rows they make ready stay in the taking wave, so neighbours should share a
+// ticket; on an H200 (road class) 128 and 256 tie, 32, 64, 512 and 1024 are slower.
 inline constexpr std::int32_t indegree_rows_per_ticket = 8 * static_cast<std::int32_t>(detail::wave_size);
 
 namespace detail {
 
 // What the lanes of one wave of the indegree kernel share. Lanes claim rows and push the rows they
-// make ready; lane 0 books the round between the second and third barriers.
+// make ready; lane 0 books the round after the lanes' pushes, between the round's last two barriers.
 struct indegree_wave {
   volatile std::int32_t stack[indegree_stack_rows];  // ready rows, taken from the top
   volatile std::int32_t size;                        // rows on the stack
