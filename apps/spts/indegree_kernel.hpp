@@ -45,10 +45,9 @@ struct indegree_args {
   std::int32_t* queue;          // ready rows no stack had room for; -1 until written
   std::uint32_t* queue_head;    // next entry to take
   std::uint32_t* queue_tail;    // next entry to write
-  std::int32_t stack_rows;      // rows a wave's stack holds, at most indegree_stack_rows (tests: 0 sends every row to the queue)
+  std::int32_t stack_rows;      // rows a wave's stack holds, at most spts::indegree_stack_rows (0: every row to the queue)
 };
 
-inline constexpr std::int32_t indegree_stack_rows = 128;  // per wave, in shared memory: the most --stack-rows
 // Roots per ticket: the rows they make ready stay in the taking wave, so neighbours should share a
 // ticket; on an H200 (road class) 128 and 256 tie, 32, 64, 512 and 1024 are slower.
 inline constexpr std::int32_t indegree_rows_per_ticket = 8 * static_cast<std::int32_t>(detail::wave_size);
@@ -69,25 +68,17 @@ struct indegree_wave {
   volatile std::uint32_t rounds, solving_rounds;     // --round-stats (see wave_state)
 };
 
-// An x word that stayed unsolved for timeout_ns after its reader was handed out: the reader's count
-// reached zero before that entry's row was solved (an ordering bug), or the store never arrived.
-GIO_DEVICE void report_early_read(const solve_args& a, std::int32_t row, std::int32_t column) {
-  if (atomicCAS(&a.stall->stalled, 0, 2) == 0) {
-    a.stall->first_row = row;
-    a.stall->rows = 1;
-    a.stall->waiting_for = column;
-  }
-}
-
 // The x word of a column whose row is solved: nothing orders its store before the decrement that
 // handed out the reader, so it may still be on its way; value and flag are one word, so a word
-// that is not `unsolved` is the value. Waits for it (normally not at all), at most timeout_ns.
+// that is not `unsolved` is the value. Waits for it (normally not at all), at most timeout_ns; then
+// the reader's count reached zero before that entry's row was solved (an ordering bug), or the
+// store never arrived: reported as stall_early_read.
 GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std::int32_t column, std::uint64_t word) {
   if (word != unsolved) return word;
   const std::uint64_t since = platform::timer_ns();
-  while ((word = platform::ld_relaxed_sys(a.x + column)) == unsolved) {
+  while ((word = poll_x<push_mode::none>(a, column)) == unsolved) {
     if (platform::timer_ns() - since > a.timeout_ns) {
-      report_early_read(a, row, column);
+      record_stall(a, stall_early_read, row, 1, column);
       break;
     }
   }
@@ -195,7 +186,7 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
       for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i)
-          word[s][i] = column[s][i] >= 0 ? platform::ld_relaxed_sys(a.x + column[s][i]) : 0;
+          word[s][i] = column[s][i] >= 0 ? poll_x<push_mode::none>(a, column[s][i]) : 0;
 #pragma unroll
       for (int s = 0; s < slots; ++s) {
 #pragma unroll

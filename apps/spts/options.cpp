@@ -153,11 +153,14 @@ apps::option_parser make_parser(options* o) {
           });
   p.value("--stack-rows", "N",
           "indegree kernel: rows a wavefront keeps in shared memory when its lanes make\n"
-          "more rows ready than they solve next; the rest go to a global queue (0 to 128,\n"
-          "default 128; 0 sends every such row through the queue)",
+          "more rows ready than they solve next; the rest go to a global queue (0 to " +
+              std::to_string(indegree_stack_rows) + ",\ndefault " + std::to_string(indegree_stack_rows) +
+              "; 0 sends every such row through the queue)",
           [&](const std::string& v) {
             const std::int64_t rows = apps::parse_non_negative("--stack-rows", v);
-            if (rows > 128) throw apps::usage_error("--stack-rows: at most 128 (the kernel's shared-memory stack)");
+            if (rows > indegree_stack_rows)
+              throw apps::usage_error("--stack-rows: at most " + std::to_string(indegree_stack_rows) +
+                                      " (the kernel's shared-memory stack)");
             opt.stack_rows = static_cast<std::int32_t>(rows);
           });
   p.value("--workgroups", "N",

@@ -46,9 +46,11 @@ inline constexpr unsigned block_threads = 128;
 inline constexpr unsigned waves_per_block = block_threads / gio::platform::wave_size;
 inline constexpr int entries_per_batch = 4;  // entries a lane has in flight at once
 
-// Set by the first wave that makes no progress for solve_args::timeout_ns; every wave then stops.
+// Set by the first wave that makes no progress for solve_args::timeout_ns (every wave then stops),
+// or, indegree kernel, that finds an x word still unsolved that long after its row was handed out.
+enum stall_kind : std::int32_t { no_stall = 0, stall_no_progress = 1, stall_early_read = 2 };
 struct stall_report {
-  std::int32_t stalled;
+  std::int32_t stalled;      // a stall_kind
   std::int32_t first_row;    // the stalled sub-chunk's first global row
   std::int32_t rows;         // and its number of rows
   std::int32_t waiting_for;  // a column one of those rows waits for (-1: none seen)
@@ -149,6 +151,16 @@ GIO_DEVICE void publish(const solve_args& a, const gio::ctx* ctx, std::int32_t r
   }
 }
 
+// The first report wins; later ones are dropped.
+GIO_DEVICE void record_stall(const solve_args& a, stall_kind kind, std::int32_t first_row, std::int32_t rows,
+                             std::int32_t waiting_for) {
+  if (atomicCAS(&a.stall->stalled, no_stall, kind) == no_stall) {
+    a.stall->first_row = first_row;
+    a.stall->rows = rows;
+    a.stall->waiting_for = waiting_for;
+  }
+}
+
 // Called by one lane of a wave that has solved nothing for a while (`stalled_since`: 0, or when
 // that began): whether the wave must stop, because another wave gave up or because it has waited
 // longer than timeout_ns itself (then the first wave to give up reports what it holds).
@@ -156,13 +168,9 @@ GIO_DEVICE bool should_stop(const solve_args& a, std::uint64_t& stalled_since, s
                             std::int32_t rows, std::int32_t waiting_for) {
   const std::uint64_t now = platform::timer_ns();
   if (stalled_since == 0) stalled_since = now;
-  if (platform::ld_relaxed_sys(&a.stall->stalled) != 0) return true;
+  if (platform::ld_relaxed_sys(&a.stall->stalled) != no_stall) return true;
   if (now - stalled_since <= a.timeout_ns) return false;
-  if (atomicCAS(&a.stall->stalled, 0, 1) == 0) {
-    a.stall->first_row = first_row;
-    a.stall->rows = rows;
-    a.stall->waiting_for = waiting_for;
-  }
+  record_stall(a, stall_no_progress, first_row, rows, waiting_for);
   return true;
 }
 
@@ -608,7 +616,7 @@ __global__ void reset_kernel(std::uint64_t* words, std::int64_t count, std::uint
     words[i] = value;
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     if (ticket) *ticket = 0;
-    if (stall) *stall = stall_report{0, -1, 0, -1};
+    if (stall) *stall = stall_report{no_stall, -1, 0, -1};
     if (stats) *stats = round_stats{};
   }
 }

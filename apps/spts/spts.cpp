@@ -25,11 +25,11 @@
 #include "gio/host.hpp"
 #include "gio/launch.hpp"
 #include "gpu_runtime.hpp"
+#include "indegree_kernel.hpp"
 #include "matrix.hpp"
 #include "matrix_market.hpp"
 #include "options.hpp"
 #include "partition.hpp"
-#include "indegree_kernel.hpp"
 #include "solve_kernel.hpp"
 #include "vendor.hpp"
 
@@ -377,8 +377,8 @@ class syncfree_solver {
   // Why the last solve stopped early (or, indegree kernel, read an x before it was solved), or "".
   std::string stall_cause(const block_cyclic& part, double timeout_seconds) const {
     const gpu::stall_report report = stall_.download()[0];
-    if (!report.stalled) return "";
-    if (report.stalled == 2)
+    if (report.stalled == gpu::no_stall) return "";
+    if (report.stalled == gpu::stall_early_read)
       return "row " + std::to_string(report.first_row) + " was handed out, but x[" +
              std::to_string(report.waiting_for) + "] stayed unsolved for " + format("%g", timeout_seconds) +
              " s: the row's count of unsolved entries reached 0 too early (an ordering bug)";

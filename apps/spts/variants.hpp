@@ -1,6 +1,7 @@
 // The solve variants and push mechanisms the program measures, with the names the command line
 // and the CSV use. Plain C++: the options (CPU) and the kernels (GPU) share these.
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace spts {
@@ -23,6 +24,9 @@ enum class push_mode : int {
 // Modes that keep a ready word per x entry (else the unsolved bit pattern of x is the flag).
 template <push_mode M>
 inline constexpr bool has_ready_flags = M == push_mode::signal || M == push_mode::fence;
+
+// The indegree kernel's shared-memory stack of ready rows per wave: the most --stack-rows.
+inline constexpr std::int32_t indegree_stack_rows = 128;
 
 const char* name(variant v);
 const char* name(push_mode m);
