@@ -1,17 +1,10 @@
 #!/usr/bin/env bash
 # session 14, round 3: idle waves leave instead of polling; the indegree GPU tests; root tickets
 # and grid on road_central, and road_usa (one H200).
-set -u
-source scripts/device-env.sh
-o=$OUT; t0=$SECONDS
-configure_gpu_build > $o/configure.log 2>&1
-cmake --build "$build" -j 16 --target spts > $o/build.log 2>&1 || { tail -30 $o/build.log; exit 1; }
-echo "build done $((SECONDS-t0)) s"
-(cd "$build" && timeout 200 ctest --output-on-failure -R 'spts_(.*indegree.*|figure9_np1)$') > $o/ctest.log 2>&1
-echo "ctest rc $? $((SECONDS-t0)) s"; grep -E "tests passed|Failed|\*\*\*" $o/ctest.log | head -20
-S=$build/apps/spts/spts
-export GIO_SYMMETRIC_SIZE=1G
-sp() { timeout 100 mpirun --bind-to none -np 1 $S --warmup 1 --repeats 5 --round-stats --csv $o/spts.csv "$@"; }
+source docs/results/session14/common.sh
+SP_TIMEOUT=100
+build_spts
+spts_tests
 {
 sp --gen road_central --variant vendor,single --kernel indegree
 for a in "--rows-per-ticket 128" "--rows-per-ticket 512" "--rows-per-ticket 1024" "--stack-rows 32" "--workgroups 528"; do
@@ -19,5 +12,4 @@ for a in "--rows-per-ticket 128" "--rows-per-ticket 512" "--rows-per-ticket 1024
 done
 sp --gen road_usa --variant vendor,single --kernel indegree
 } > $o/spts.log 2>&1
-echo "spts done $((SECONDS-t0)) s"
-grep -E "^== |^(vendor|single) |rounds per wave|error|fail" $o/spts.log
+spts_done
