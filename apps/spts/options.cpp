@@ -112,8 +112,9 @@ apps::option_parser make_parser(options* o) {
           "        the lane that solves a row's last dependency solves the row next;\n"
           "        nothing polls (the host builds each row's readers once, untimed)\n"
           "auto    rounds with 1-row tickets when a level has fewer rows on average than one\n"
-          "        slots ticket (long chains); else slots when every row has at most 16\n"
-          "        strictly lower entries; else rounds",
+          "        slots ticket (long chains); else, for single, indegree when no row and no\n"
+          "        column has more than 16 strictly lower entries; else slots when every row\n"
+          "        has at most 16; else rounds",
           [&](const std::string& v) {
             if (v == "auto")
               opt.kernel = kernel_choice::automatic;
@@ -207,13 +208,15 @@ apps::option_parser make_parser(options* o) {
 
 }  // namespace
 
-kernel_plan plan_kernel(const options& opt, double rows_per_level, std::int64_t longest_row_below_diagonal,
-                        std::int32_t slots_max_row, std::int32_t slots_ticket) {
+kernel_plan plan_kernel(const options& opt, variant v, const matrix_shape& shape, std::int32_t slots_max_row,
+                        std::int32_t slots_ticket) {
   if (opt.kernel != kernel_choice::automatic) return {opt.kernel, opt.rows_per_ticket, 0};
-  if (rows_per_level < static_cast<double>(slots_ticket))  // chains
+  if (shape.rows_per_level < static_cast<double>(slots_ticket))  // chains
     return {kernel_choice::rounds, opt.rows_per_ticket > 0 ? opt.rows_per_ticket : 1, opt.workgroups == 0 ? 1 : 0};
-  return {longest_row_below_diagonal <= slots_max_row ? kernel_choice::slots : kernel_choice::rounds,
-          opt.rows_per_ticket, 0};
+  const bool short_rows = shape.longest_row_below_diagonal <= slots_max_row;
+  if (v == variant::single && short_rows && shape.densest_column <= slots_max_row)
+    return {kernel_choice::indegree, opt.rows_per_ticket, 0};
+  return {short_rows ? kernel_choice::slots : kernel_choice::rounds, opt.rows_per_ticket, 0};
 }
 
 const char* name(kernel_choice k) {

@@ -12,8 +12,8 @@
 
 namespace spts {
 
-// Which solve kernel runs (docs/spts.md, "The kernel"); `automatic` is resolved per matrix by
-// plan_kernel below and never picks `indegree`, which runs the single variant only (no pushes).
+// Which solve kernel runs (docs/spts.md, "The kernel"); `automatic` is resolved per matrix and
+// per variant by plan_kernel below.
 enum class kernel_choice { automatic, rounds, slots, indegree };
 const char* name(kernel_choice k);
 
@@ -57,23 +57,35 @@ struct options {
 // Throws apps::usage_error naming the option and the problem.
 std::optional<options> parse_options(int argc, const char* const* argv);
 
-// The kernel and ticket a run uses (rows_per_ticket 0: the kernel's default), from --kernel and
-// --rows-per-ticket where given, else from the matrix (docs/spts.md, "Which kernel"):
+// What plan_kernel needs of the matrix (PE 0's matrix_stats, the same on every PE).
+struct matrix_shape {
+  double rows_per_level;
+  std::int64_t longest_row_below_diagonal;  // strictly lower entries of the longest row
+  std::int64_t densest_column;              // strictly lower entries of the densest column
+};
+
+// The kernel and ticket variant `v` uses (rows_per_ticket 0: the kernel's default), from --kernel
+// and --rows-per-ticket where given, else from the matrix (docs/spts.md, "Which kernel"):
 //  - fewer rows per level on average than one slots ticket (`slots_ticket`): chains of few rows,
 //    where a wide ticket holds rows that wait on each other: rounds, 1-row tickets, and one
 //    workgroup per multiprocessor unless --workgroups says otherwise (asic_320ks on an H200:
 //    14 rows per level, 160 ms with slots, 40.4 ms with 1-row tickets and a full grid of 1320
 //    workgroups, 29.4 ms with 132, cuSPARSE 33.1 ms: the waves that find nothing to solve only
 //    add polls to L2);
+//  - else, for `single`, every row and every column with at most `slots_max_row` strictly lower
+//    entries: indegree (road networks on an H200: 2.12 / 2.87 ms against slots' 10.05 / 16.63 and
+//    cuSPARSE's 1.84 / 2.70; one lane per row and per column, so no hub rows or columns);
 //  - else every row with at most `slots_max_row` strictly lower entries: slots;
 //  - else rounds (32-row tickets).
+// The distributed variants keep the polling kernels unless --kernel indegree names it: its remote
+// counts have not been measured against them on two GPUs.
 struct kernel_plan {
-  kernel_choice kernel;  // rounds or slots
+  kernel_choice kernel;
   std::int32_t rows_per_ticket;
   std::int32_t wgs_per_multiprocessor;  // 0: as many as fit
 };
-kernel_plan plan_kernel(const options& opt, double rows_per_level, std::int64_t longest_row_below_diagonal,
-                        std::int32_t slots_max_row, std::int32_t slots_ticket);
+kernel_plan plan_kernel(const options& opt, variant v, const matrix_shape& shape, std::int32_t slots_max_row,
+                        std::int32_t slots_ticket);
 std::string spts_help();
 
 }  // namespace spts

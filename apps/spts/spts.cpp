@@ -804,14 +804,21 @@ int run(int argc, char** argv, MPI_Comm comm) {
   }
   apps::agree(comm, cause, apps::exit_usage);
 
-  // --kernel auto and an unset ticket, resolved from PE 0's statistics so that every PE agrees.
-  double shape[2] = {stats.parallelism, static_cast<double>(stats.max_row_nnz - 1)};
-  MPI_Bcast(shape, 2, MPI_DOUBLE, 0, comm);
-  const kernel_plan plan = plan_kernel(opt, shape[0], static_cast<std::int64_t>(shape[1]), gpu::slots_max_row,
-                                       gpu::slots_rows_per_ticket);
-  parsed->kernel = plan.kernel;
-  parsed->rows_per_ticket = plan.rows_per_ticket;
-  parsed->wgs_per_multiprocessor = plan.wgs_per_multiprocessor;
+  // --kernel auto and an unset ticket, resolved per variant from PE 0's statistics so that every
+  // PE agrees.
+  double shape_words[3] = {stats.parallelism, static_cast<double>(stats.max_row_nnz - 1),
+                           static_cast<double>(stats.max_column_nnz)};
+  MPI_Bcast(shape_words, 3, MPI_DOUBLE, 0, comm);
+  const matrix_shape shape{shape_words[0], static_cast<std::int64_t>(shape_words[1]),
+                           static_cast<std::int64_t>(shape_words[2])};
+  const auto planned = [&](variant v) {
+    options planned_opt = opt;
+    const kernel_plan plan = plan_kernel(opt, v, shape, gpu::slots_max_row, gpu::slots_rows_per_ticket);
+    planned_opt.kernel = plan.kernel;
+    planned_opt.rows_per_ticket = plan.rows_per_ticket;
+    planned_opt.wgs_per_multiprocessor = plan.wgs_per_multiprocessor;
+    return planned_opt;
+  };
 
   std::unique_ptr<apps::csv_appender> csv;
   if (pe == 0 && !opt.csv_path.empty()) {
@@ -831,7 +838,9 @@ int run(int argc, char** argv, MPI_Comm comm) {
   for (const variant v : opt.variants) {
     if (v == variant::cpu) done.push_back(measure_cpu(j));
     if (v == variant::vendor) done.push_back(measure_vendor(j));
-    if (v == variant::single) done.push_back(measure_syncfree(j, v, block_cyclic(prob->L.n, prob->L.n, 1)));
+    const options variant_opt = planned(v);
+    const job vj{comm, pe, pes, gpus, pes_on_my_gpu, rt.gpu_name, rt.heap_size, variant_opt, *prob};
+    if (v == variant::single) done.push_back(measure_syncfree(vj, v, block_cyclic(prob->L.n, prob->L.n, 1)));
     if (is_distributed(v)) {
       std::optional<block_cyclic> part;
       try {
@@ -840,7 +849,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
         cause = e.what();
       }
       apps::agree(comm, cause, apps::exit_usage);
-      done.push_back(measure_syncfree(j, v, *part));
+      done.push_back(measure_syncfree(vj, v, *part));
     }
     report(j, stats, done.back(), done, csv.get());
   }

@@ -38,7 +38,7 @@ TEST(Options, KernelChoice) {
   EXPECT_EQ(indegree->lane_rows, 4);
   EXPECT_EQ(parse({"--gen", "road_usa", "--lane-rows", "2"})->lane_rows, 2);
   // Given, it is kept whatever the matrix's shape.
-  EXPECT_EQ(plan_kernel(*indegree, 14.1, 15, 16, 512).kernel, kernel_choice::indegree);
+  EXPECT_EQ(plan_kernel(*indegree, variant::single, {14.1, 15, 1603}, 16, 512).kernel, kernel_choice::indegree);
 }
 
 // The indegree kernel has no pushes: with a distributed variant the run is refused, naming it.
@@ -56,31 +56,44 @@ TEST(Options, IndegreeKernelIsForTheSingleVariant) {
   EXPECT_NE(spts_help().find("indegree"), std::string::npos);
 }
 
-// --kernel auto per matrix shape (the figures of docs/results.md, issue 4): the five classes'
-// rows per level and longest row below the diagonal, with NVIDIA's slots limits (16, 512).
+// --kernel auto per matrix shape and variant (the figures of docs/results.md, issue 4): the five
+// classes' rows per level, longest row and densest column below the diagonal, with NVIDIA's slots
+// limits (16, 512).
 TEST(Options, AutoKernelFollowsTheMatrixShape) {
   const options automatic = *parse({"--gen", "road_usa"});
-  const auto plan = [&](const options& o, double rows_per_level, std::int64_t longest) {
-    return plan_kernel(o, rows_per_level, longest, 16, 512);
+  const auto plan = [&](const options& o, double rows_per_level, std::int64_t longest, std::int64_t densest = 4,
+                        variant v = variant::gio) {
+    return plan_kernel(o, v, {rows_per_level, longest, densest}, 16, 512);
   };
-  const kernel_plan road = plan(automatic, 67000, 8);
+  const kernel_plan road = plan(automatic, 67000, 4);
   EXPECT_EQ(road.kernel, kernel_choice::slots);
   EXPECT_EQ(road.rows_per_ticket, 0);
-  const kernel_plan asic = plan(automatic, 14.1, 15);  // chains: latency-bound
+  const kernel_plan asic = plan(automatic, 14.1, 4, 1603);  // chains: latency-bound
   EXPECT_EQ(asic.kernel, kernel_choice::rounds);
   EXPECT_EQ(asic.rows_per_ticket, 1);
   EXPECT_EQ(asic.wgs_per_multiprocessor, 1);  // chains: one workgroup per multiprocessor
   EXPECT_EQ(road.wgs_per_multiprocessor, 0);
-  const kernel_plan wiki = plan(automatic, 265000, 1700);  // long rows
+  const kernel_plan wiki = plan(automatic, 265000, 18731, 5682);  // long rows
   EXPECT_EQ(wiki.kernel, kernel_choice::rounds);
   EXPECT_EQ(wiki.rows_per_ticket, 0);
   EXPECT_EQ(plan(automatic, 511, 3).kernel, kernel_choice::rounds);
   EXPECT_EQ(plan(automatic, 512, 3).kernel, kernel_choice::slots);
   EXPECT_EQ(plan(automatic, 512, 17).kernel, kernel_choice::rounds);
+  // single: the indegree kernel where no row and no column is longer than 16 (road networks).
+  EXPECT_EQ(plan(automatic, 67000, 4, 4, variant::single).kernel, kernel_choice::indegree);
+  EXPECT_EQ(plan(automatic, 67000, 4, 4, variant::single).rows_per_ticket, 0);
+  EXPECT_EQ(plan(automatic, 512, 16, 16, variant::single).kernel, kernel_choice::indegree);
+  EXPECT_EQ(plan(automatic, 512, 16, 17, variant::single).kernel, kernel_choice::slots);  // a hub column
+  EXPECT_EQ(plan(automatic, 4172800, 27, 27, variant::single).kernel, kernel_choice::rounds);  // KKT: long rows
+  EXPECT_EQ(plan(automatic, 265000, 18731, 5682, variant::single).kernel, kernel_choice::rounds);  // wiki_talk
+  EXPECT_EQ(plan(automatic, 14.1, 4, 1603, variant::single).kernel, kernel_choice::rounds);  // asic: chains first
+  EXPECT_EQ(plan(automatic, 511, 3, 3, variant::single).kernel, kernel_choice::rounds);
   // What the user names is kept.
   const kernel_plan forced = plan(*parse({"--gen", "road_usa", "--kernel", "slots"}), 14.1, 15);
   EXPECT_EQ(forced.kernel, kernel_choice::slots);
   EXPECT_EQ(forced.rows_per_ticket, 0);
+  EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--kernel", "slots"}), 67000, 4, 4, variant::single).kernel,
+            kernel_choice::slots);
   EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--rows-per-ticket", "8"}), 14.1, 15).rows_per_ticket, 8);
   EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--kernel", "rounds"}), 14.1, 15).rows_per_ticket, 0);
   EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--kernel", "rounds"}), 14.1, 15).wgs_per_multiprocessor, 0);
