@@ -1,33 +1,40 @@
-// The in-degree kernel (`--kernel indegree`, the `single` variant): the dependency counting of
-// Liu et al.'s sync-free solve (each row counts its unsolved entries; solving a row decrements the
-// counts of the rows that read it) with the row handed to whoever solves its last dependency,
-// instead of a wave that holds the row and polls until the count reaches zero. No row waits in a
-// window of rows in flight, which is what costs the polling kernels the road networks
-// (docs/spts.md, "Why the road class misses" and "The indegree kernel").
+// The in-degree kernel (`--kernel indegree`, the `single` variant, and `gio` with packed pushes):
+// the dependency counting of Liu et al.'s sync-free solve (each row counts its unsolved entries;
+// solving a row decrements the counts of the rows that read it) with the row handed to whoever
+// solves its last dependency, instead of a wave that holds the row and polls until the count
+// reaches zero. No row waits in a window of rows in flight, which is what costs the polling
+// kernels the road networks (docs/spts.md, "Why the road class misses" and "The indegree kernel").
 //
 // * Work. A lane solves up to LaneRows rows per round (4 by default), their loads in flight together. Rows come from,
 //   in this order: the rows the lane made ready itself in the previous round (a chain stays on its
 //   lane); the wave's stack in shared memory (further rows the wave's lanes made ready); the wave's
 //   range of roots (rows with no strictly lower entry, handed out in tickets); once the roots are
 //   all handed out and the wave holds nothing, the global queue (rows made ready when their wave's
-//   stack was full).
+//   stack was full, and in gio rows handed over by other PEs).
 // * Solving reads every entry's x once: all are solved when the row is handed out, so nothing is
 //   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
 //   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.
-// * Order, without fences. A lane stores x[r] and decrements its readers' counts with no fence
-//   between: the counts only say when to read. x[r] is value and flag in one 8-byte word
-//   (`unsolved` until the store lands, as in the polling kernels), so a reader that sees any other
-//   word has the value, and one that sees `unsolved` reads again: the store was issued before the
-//   decrement and is on its way (no lane waits for another lane's progress, only for a store in
-//   flight). Still `unsolved` after --timeout is reported as an ordering bug. Two fences per row
-//   (release before the decrements, acquire after) cost about a third of the round.
+// * Order, without fences. A lane stores x[r] (in gio: and pushes it to the PEs that read it) and
+//   then decrements its readers' counts with no fence between: the counts only say when to read.
+//   x[r] is value and flag in one 8-byte word (`unsolved` until the store lands, as in the polling
+//   kernels), so a reader that sees any other word has the value, and one that sees `unsolved`
+//   reads again: the store was issued before the decrement and is on its way (no lane waits for
+//   another lane's progress, only for a store in flight). Still `unsolved` after --timeout is
+//   reported as an ordering bug. Two fences per row (release before the decrements, acquire
+//   after) cost about a third of the round.
+// * gio (Mode packed). A reader on another PE is counted off there with a remote fetch_add; the
+//   lane that takes its count to zero hands the row to its owner's queue (a remote fetch_inc of the
+//   queue's tail, then shmem_p of the row into the entry). Counts, queue and tail are symmetric.
 // * Progress. Nobody waits for a row: every row is solved by the lane that takes it in the round it
 //   takes it. A root is in a ticket until a wave takes it. A row made ready is held by the running
-//   wave that made it ready (a lane, its stack) or is in the queue, and a wave leaves only when every
-//   root is handed out, it holds nothing and the queue is empty: a row it queued is taken by a wave
-//   still running, at the latest by itself before it leaves. So every row is solved, an ordinary
-//   launch suffices, and no lane spins on another's row (only on a queue entry being written).
-//   Idle waves leave rather than poll: polling them would make a hot spot of the queue's words.
+//   wave that made it ready (a lane, its stack) or is in its owner's queue. single: a wave leaves
+//   only when every root is handed out, it holds nothing and the queue is empty, so a row it queued
+//   is taken by a wave still running, at the latest by itself before it leaves. gio: rows may still
+//   arrive from other PEs, so an idle wave leaves only when every row of its PE is solved or while
+//   more than `pollers` waves remain; those poll the queue (sleeping between polls) until the PE's
+//   rows are all solved. So every row is solved, an ordinary launch suffices, and no lane spins on
+//   another's row (only on a queue entry being written). Idle waves leave rather than poll where
+//   they can: polling them all would make a hot spot of the queue's words.
 #pragma once
 #include <cstdint>
 
@@ -35,16 +42,21 @@
 
 namespace spts::gpu {
 
-// What the indegree kernel adds to solve_args.
+// What the indegree kernel adds to solve_args. Rows are this PE's local numbers (single: the
+// global ones); readers are reader words (partition.hpp, dependents).
 struct indegree_args {
-  const std::int32_t* dep_ptr;  // rows that read x[r]: dep_row[dep_ptr[r] .. dep_ptr[r + 1])
+  const std::int32_t* dep_ptr;  // readers of x[r]: dep_row[dep_ptr[r] .. dep_ptr[r + 1])
   const std::int32_t* dep_row;
   const std::int32_t* roots;    // the rows with no strictly lower entry, increasing
   std::int32_t root_count;
+  std::int32_t pe_bits;         // a reader word is its local number << pe_bits | its PE (single: 0)
   std::int32_t* pending;        // per row: entries whose x is unsolved (the row's length before the solve)
-  std::int32_t* queue;          // ready rows no stack had room for; -1 until written
+  std::int32_t* queue;          // ready rows no stack had room for (gio: and rows other PEs handed over); -1 until written
   std::uint32_t* queue_head;    // next entry to take
-  std::uint32_t* queue_tail;    // next entry to write
+  std::uint32_t* queue_tail;    // next entry to write (gio: pending, queue and queue_tail are symmetric)
+  std::uint32_t* solved;        // gio: rows solved, added by each wave when it runs out of work
+  std::uint32_t* leavers;       // gio: waves that left before every row was solved
+  std::int32_t may_leave;       // gio: waves that may leave before then (the others poll the queue)
   std::int32_t stack_rows;      // rows a wave's stack holds, at most spts::indegree_stack_rows (0: every row to the queue)
 };
 
@@ -85,15 +97,94 @@ GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std:
   return word;
 }
 
+// Entry i of the queue, claimed by this wave: the lane that took the entry writes it straight
+// after (a store on its way, from another PE in gio). Still unwritten after timeout_ns: reported as
+// stall_lost_entry, and -1 (no row).
+GIO_DEVICE std::int32_t queued_row(const solve_args& a, const indegree_args& d, std::int32_t i) {
+  std::int32_t row = platform::ld_relaxed_sys(d.queue + i);
+  const std::uint64_t since = row < 0 ? platform::timer_ns() : 0;
+  while (row < 0) {
+    if (platform::timer_ns() - since > a.timeout_ns) {
+      record_stall(a, stall_lost_entry, i, 0, -1);
+      return -1;
+    }
+    row = platform::ld_relaxed_sys(d.queue + i);
+  }
+  return row;
+}
+
+// A reader word's PE and its local number there (dependents in partition.hpp; single: this PE, and
+// the word is the row).
+template <push_mode Mode>
+GIO_DEVICE int reader_pe(const solve_args& a, const indegree_args& d, std::int32_t word) {
+  if constexpr (Mode == push_mode::none) return a.pe;
+  return word & ((1 << d.pe_bits) - 1);
+}
+template <push_mode Mode>
+GIO_DEVICE std::int32_t reader_local(const indegree_args& d, std::int32_t word) {
+  if constexpr (Mode == push_mode::none) return word;
+  return word >> d.pe_bits;
+}
+
+// Counts one solved entry off a reader's count; returns the count before. Atomics at system scope
+// in gio, where other PEs count off the same words.
+template <push_mode Mode>
+GIO_DEVICE std::int32_t count_off(const solve_args& a, const indegree_args& d, const gio::ctx* ctx, int pe,
+                                  std::int32_t local) {
+  if constexpr (Mode == push_mode::none) {
+    (void)a, (void)ctx, (void)pe;
+    return atomicSub(d.pending + local, 1);
+  } else {
+    if (pe == a.pe) return atomicAdd_system(d.pending + local, -1);
+    return gio::shmem_atomic_fetch_add(*ctx, d.pending + local, -1, pe);
+  }
+}
+
+// An entry of this PE's queue for a ready row.
+template <push_mode Mode>
+GIO_DEVICE std::uint32_t queue_entry(const indegree_args& d) {
+  if constexpr (Mode == push_mode::none) return atomicAdd(d.queue_tail, 1u);
+  return atomicAdd_system(d.queue_tail, 1u);
+}
+
+// gio: lane 0 of a wave that found nothing to do (no roots left, nothing held, the queue empty)
+// adds the rows it solved since last time to its PE's count; returns whether the wave leaves: every
+// row of the PE is solved, more than the pollers remain, or the solve stopped (another wave's stall
+// report, or this wave idle for timeout_ns: then it reports one). Else the wave sleeps (32 ns after
+// its first idle round, doubling up to backoff_ns: pollers are few, but their polls share the
+// queue's words with the waves that queue rows) and polls the queue again.
+GIO_DEVICE bool idle_wave_leaves(const solve_args& a, const indegree_args& d, std::uint32_t& unflushed, bool& poller,
+                                 std::uint64_t& idle_since, std::uint32_t& sleep) {
+  if (unflushed != 0) atomicAdd(d.solved, unflushed), unflushed = 0;
+  if (platform::ld_relaxed_sys(d.solved) >= static_cast<std::uint32_t>(a.rows)) return true;
+  if (!poller) {
+    if (static_cast<std::int32_t>(atomicAdd(d.leavers, 1u)) < d.may_leave) return true;
+    atomicSub(d.leavers, 1u);
+    poller = true;
+  }
+  if (should_stop(a, idle_since, -1, 0, -1)) return true;
+  if (a.backoff_ns == 0) return false;
+  sleep = sleep == 0 ? 32 : (2 * sleep < a.backoff_ns ? 2 * sleep : a.backoff_ns);
+  platform::sleep_ns(sleep);
+  return false;
+}
+
 }  // namespace detail
 
 // LaneRows (--lane-rows: 1, 2 or 4): rows a lane solves per round, their loads in flight together.
 // A wave whose region of the matrix has more ready rows than lanes works them off in fewer rounds,
-// at the cost of registers (fewer waves).
-template <int LaneRows>
-__global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_args a, indegree_args d) {
+// at the cost of registers (fewer waves). Mode: none (single) or packed (gio).
+template <int LaneRows, push_mode Mode>
+__global__ void __launch_bounds__(block_threads)
+    solve_indegree_kernel(solve_args a, indegree_args d, gio::device_handle handle) {
   using namespace detail;
+  static_assert(Mode == push_mode::none || Mode == push_mode::packed, "x goes to other PEs as packed words");
+  constexpr bool distributed = Mode != push_mode::none;
   __shared__ indegree_wave waves[waves_per_block];
+  __shared__ gio::ctx ctx_storage;
+  const gio::ctx* ctx = nullptr;
+  if constexpr (distributed) ctx = &gio::ctx_create_wg(handle, ctx_storage);  // whole workgroup
+  (void)handle;
   const unsigned lane = platform::lane();
   indegree_wave& ws = waves[platform::thread_in_wg() / wave_size];
   if (lane == 0) {
@@ -103,12 +194,17 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
   platform::wave_barrier();
 
   constexpr int slots = LaneRows;
-  std::int32_t row[slots];  // the rows this lane solves this round, -1: none
+  std::int32_t row[slots];  // the (local) rows this lane solves this round, -1: none
 #pragma unroll
   for (int s = 0; s < slots; ++s) row[s] = -1;
+  bool pushed = false;  // gio: this lane stored to another PE (x, a hand-over): quiet before the end
   // Lane 0's books.
   std::int32_t held = 0;   // rows that lanes kept into this round
   bool drained = false;    // every root is handed out
+  std::uint32_t unflushed = 0;  // gio: rows solved and not yet added to d.solved
+  bool poller = false;          // gio: this wave stays until its PE is done
+  std::uint64_t idle_since = 0;
+  std::uint32_t sleep = 0;  // gio: ns between an idle wave's polls
 
   for (;;) {
     // 1. Free slots claim rows, the stack's top first, then the wave's range: one slot per lane
@@ -131,18 +227,10 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
     for (int pass = 0; pass < slots; ++pass) {
       std::int32_t taken = -1;
       const std::int32_t c = claim[pass];
-      if (c >= 0 && c < popped) {
+      if (c >= 0 && c < popped)
         taken = ws.stack[size - 1 - c];
-      } else if (c >= popped && c - popped < from_range) {
-        const std::int32_t i = next + c - popped;
-        if (ws.from_queue) {
-          // The pushing lane took the entry, then wrote it: a store already on its way.
-          while ((taken = platform::ld_relaxed_sys(d.queue + i)) < 0) {
-          }
-        } else {
-          taken = d.roots[i];
-        }
-      }
+      else if (c >= popped && c - popped < from_range)
+        taken = ws.from_queue ? queued_row(a, d, next + c - popped) : d.roots[next + c - popped];
       bool placed = taken < 0;
 #pragma unroll
       for (int s = 0; s < slots; ++s)
@@ -152,7 +240,7 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
 
     // 2. Solve the rows (their loads in flight together), publish them, and count them off their
     // readers; the first readers that become ready stay on this lane's slots, the others go on the
-    // stack (or the queue when it is full).
+    // stack (or the queue when it is full); gio: readers of other PEs go to their owner's queue.
     std::int32_t k[slots], end[slots], e[slots], readers_end[slots];
     double left[slots], inv_diag[slots];
     std::int32_t reader[slots][entries_per_batch];  // the first readers, loaded along with the rows
@@ -196,8 +284,17 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
       }
     }
 #pragma unroll
-    for (int s = 0; s < slots; ++s)
-      if (row[s] >= 0) platform::st_relaxed_sys(a.x + row[s], as_bits(left[s] * inv_diag[s]));
+    for (int s = 0; s < slots; ++s) {
+      if (row[s] < 0) continue;
+      const std::uint64_t bits = as_bits(left[s] * inv_diag[s]);
+      if constexpr (distributed) {
+        const std::uint64_t consumers = a.consumers[row[s]];
+        publish<Mode>(a, ctx, global_row(a, row[s]), bits, consumers);
+        pushed |= consumers != 0;
+      } else {
+        platform::st_relaxed_sys(a.x + row[s], bits);
+      }
+    }
 
     std::int32_t kept[slots];
     int keeping = 0;
@@ -209,27 +306,37 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
       for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i)
-          before[s][i] = reader[s][i] >= 0 ? atomicSub(d.pending + reader[s][i], 1) : 0;
+          before[s][i] = reader[s][i] >= 0 ? count_off<Mode>(a, d, ctx, reader_pe<Mode>(a, d, reader[s][i]),
+                                                             reader_local<Mode>(d, reader[s][i]))
+                                           : 0;
       bool more = false;
 #pragma unroll
       for (int s = 0; s < slots; ++s) {
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i) {
           if (before[s][i] != 1) continue;
+          const std::int32_t ready = reader_local<Mode>(d, reader[s][i]);
+          if constexpr (distributed) {
+            const int owner = reader_pe<Mode>(a, d, reader[s][i]);
+            if (owner != a.pe) {  // the owner's queue
+              const std::uint32_t queued = gio::shmem_atomic_fetch_inc(*ctx, d.queue_tail, owner);
+              gio::shmem_p(*ctx, d.queue + queued, ready, owner);
+              pushed = true;
+              continue;
+            }
+          }
           if (keeping < slots) {
 #pragma unroll
             for (int j = 0; j < slots; ++j)
-              if (j == keeping) kept[j] = reader[s][i];
+              if (j == keeping) kept[j] = ready;
             ++keeping;
             continue;
           }
           const std::int32_t at = base + atomicAdd(const_cast<std::int32_t*>(&ws.pushed), 1);
-          if (at < d.stack_rows) {
-            ws.stack[at] = reader[s][i];
-          } else {
-            const std::uint32_t queued = atomicAdd(d.queue_tail, 1u);
-            platform::st_relaxed_sys(d.queue + queued, reader[s][i]);
-          }
+          if (at < d.stack_rows)
+            ws.stack[at] = ready;
+          else
+            platform::st_relaxed_sys(d.queue + queue_entry<Mode>(d), ready);
         }
         e[s] += entries_per_batch;
         more |= e[s] < readers_end[s];
@@ -245,12 +352,14 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
 
     // 3. Lane 0 books the round: the stack and range after it, and a new range when this one is
     // used up: roots while there are any; then, once nothing is held, the queue's rows, or the
-    // wave leaves. A wave with work never polls the queue (its two words would be a hot spot).
+    // wave leaves (gio: or polls). A wave with work never polls the queue (its two words would be
+    // a hot spot).
     if (lane == 0) {
       const std::int32_t solved_now = held + popped + from_range;  // every row handed out is solved in its round
       ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (solved_now != 0);
-      const std::int32_t pushed = ws.pushed;
-      ws.size = base + pushed < d.stack_rows ? base + pushed : d.stack_rows;
+      if constexpr (distributed) unflushed += static_cast<std::uint32_t>(solved_now);
+      const std::int32_t pushed_rows = ws.pushed;
+      ws.size = base + pushed_rows < d.stack_rows ? base + pushed_rows : d.stack_rows;
       ws.next = next + from_range;
       held = ws.held;
       ws.held = 0, ws.pushed = 0, ws.claims = 0;
@@ -271,8 +380,12 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
           const std::uint32_t head = platform::ld_relaxed_sys(d.queue_head);
           const std::uint32_t tail = platform::ld_relaxed_sys(d.queue_tail);
           if (head >= tail) {
-            leave = 1;
+            if constexpr (distributed)
+              leave = idle_wave_leaves(a, d, unflushed, poller, idle_since, sleep);
+            else
+              leave = 1;
           } else {
+            idle_since = 0, sleep = 0;
             const std::uint32_t take = tail - head < wave_size ? tail - head : wave_size;
             if (atomicCAS(d.queue_head, head, head + take) == head) {  // else another wave took them: retry
               ws.next = static_cast<std::int32_t>(head);
@@ -288,6 +401,8 @@ __global__ void __launch_bounds__(block_threads) solve_indegree_kernel(solve_arg
     if (ws.leave != 0) break;
   }
   count_rounds(a, lane, ws.rounds, ws.solving_rounds);
+  if constexpr (distributed)
+    if (pushed) gio::shmem_quiet(*ctx);  // this thread's pushes and hand-overs complete before the kernel ends
 }
 
 // Before each solve: every row's count is its length, the queue empty and its entries unwritten
@@ -298,7 +413,7 @@ __global__ void reset_indegree_kernel(solve_args a, indegree_args d) {
     d.pending[i] = a.row_ptr[i + 1] - a.row_ptr[i];
     d.queue[i] = -1;
   }
-  if (blockIdx.x == 0 && threadIdx.x == 0) *d.queue_head = 0, *d.queue_tail = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) *d.queue_head = 0, *d.queue_tail = 0, *d.solved = 0, *d.leavers = 0;
 }
 
 }  // namespace spts::gpu

@@ -108,9 +108,11 @@ apps::option_parser make_parser(options* o) {
           "        a time, 1 to 64 lanes per row (any row length)\n"
           "slots   every lane holds 4 rows of its own and refills a slot as soon as its row\n"
           "        is solved (rows of at most 16 entries: road networks, circuits)\n"
-          "indegree single variant only: each row counts its unsolved entries, and\n"
-          "        the lane that solves a row's last dependency solves the row next;\n"
-          "        nothing polls (the host builds each row's readers once, untimed)\n"
+          "indegree each row counts its unsolved entries, and the lane that solves a\n"
+          "        row's last dependency solves the row next; nothing polls (the host\n"
+          "        builds each row's readers once, untimed). gio: a reader on another PE\n"
+          "        is counted off there with a remote atomic and handed to that PE's queue\n"
+          "        (single and gio with --push packed only)\n"
           "auto    rounds with 1-row tickets when a level has fewer rows on average than one\n"
           "        slots ticket (long chains); else, for single, indegree when no row and no\n"
           "        column has more than 16 strictly lower entries; else slots when every row\n"
@@ -141,7 +143,8 @@ apps::option_parser make_parser(options* o) {
           [&](const std::string& v) { opt.entries_per_lane = positive_int("--entries-per-lane", v); });
   p.value("--backoff", "NS",
           "slots kernel: a wavefront that solved nothing in a round sleeps, 32 ns after\n"
-          "the first such round, doubling up to NS (default 256; 0: never sleeps)",
+          "the first such round, doubling up to NS (default 256; 0: never sleeps); gio\n"
+          "with the indegree kernel: the same between a poller's polls of its queue",
           [&](const std::string& v) {
             opt.backoff_ns = static_cast<std::int32_t>(std::min<std::int64_t>(apps::parse_non_negative("--backoff", v), 1'000'000));
           });
@@ -164,6 +167,11 @@ apps::option_parser make_parser(options* o) {
                                       " (the kernel's shared-memory stack)");
             opt.stack_rows = static_cast<std::int32_t>(rows);
           });
+  p.value("--pollers", "N",
+          "gio with the indegree kernel: wavefronts per PE that stay and poll the PE's\n"
+          "queue for rows other PEs hand over, once they have nothing to do (the others\n"
+          "leave); default: the GPU's multiprocessors divided among the PEs on it",
+          [&](const std::string& v) { opt.pollers = positive_int("--pollers", v); });
   p.value("--workgroups", "N",
           "workgroups of the solve kernel (default: as many as fit on the GPU at once,\n"
           "divided among the PEs that share it; for chains of few rows per level, where\n"
@@ -247,12 +255,16 @@ std::optional<options> parse_options(int argc, const char* const* argv) {
   if (opt.matrix_path.empty() == !opt.generator)
     throw apps::usage_error("give either --matrix FILE or --gen CLASS[:SCALE]");
   if (opt.lower_of_general && opt.matrix_path.empty()) throw apps::usage_error("--tril applies to --matrix only");
-  if (opt.kernel == kernel_choice::indegree)
+  if (opt.kernel == kernel_choice::indegree) {
     for (const variant v : opt.variants)
-      if (is_distributed(v))
-        throw apps::usage_error(std::string("--kernel indegree runs the single variant only, not ") + name(v) +
-                                " (its counts would need a remote atomic per entry read across PEs): "
-                                "give --variant without it, e.g. --variant vendor,single");
+      if (v == variant::gda || v == variant::ikn)
+        throw apps::usage_error(std::string("--kernel indegree runs single and gio, not ") + name(v) +
+                                " (its hand-overs of rows to other PEs are stores that must arrive without a "
+                                "quiet: NVLink/PCIe peers only)");
+    if (opt.wants(variant::gio) && opt.push != push_mode::packed)
+      throw apps::usage_error(std::string("--kernel indegree pushes x as packed words, not with --push ") +
+                              name(opt.push) + ": leave --push at packed");
+  }
   return opt;
 }
 

@@ -35,6 +35,7 @@ struct options {
   std::int32_t backoff_ns = 256;  // slots kernel: longest sleep of a wave that solved nothing
   int lane_rows = 4;               // indegree kernel: rows a lane solves per round (1, 2 or 4)
   std::int32_t stack_rows = indegree_stack_rows;  // indegree kernel: ready rows a wave keeps before the global queue
+  std::int32_t pollers = 0;  // gio with the indegree kernel: idle waves that poll the queue (0: one per multiprocessor share)
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it
   // Set by plan_kernel when --workgroups is not given: 1 caps the grid at one workgroup per
   // multiprocessor (chains); 0 keeps as many as fit.

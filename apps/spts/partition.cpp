@@ -73,25 +73,33 @@ pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const b
   return share;
 }
 
-dependents make_dependents(const pe_share& share) {
-  const std::int32_t rows = share.rows();
+dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int pe) {
+  const std::int32_t rows = part.local_rows(pe);
   dependents d;
-  d.ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
-  for (std::int32_t r = 0; r < rows; ++r) {
-    if (share.row_ptr[r] == share.row_ptr[r + 1]) d.roots.push_back(r);
-    for (std::int32_t k = share.row_ptr[r]; k < share.row_ptr[r + 1]; ++k) {
-      const std::int32_t c = share.col[k];
-      if (c < 0 || c >= r)
-        throw std::invalid_argument("row " + std::to_string(r) + " reads column " + std::to_string(c) +
-                                    ", which is not a row of the share below it");
-      ++d.ptr[c + 1];
-    }
-  }
-  for (std::int32_t r = 0; r < rows; ++r) d.ptr[r + 1] += d.ptr[r];
-  d.row.resize(share.col.size());
+  std::vector<std::int64_t> ptr(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::int64_t k = 0; k < L.strict_nnz(); ++k)
+    if (part.owner(L.col[k]) == pe) ++ptr[static_cast<std::size_t>(part.local_index(L.col[k])) + 1];
+  for (std::int32_t r = 0; r < rows; ++r) ptr[r + 1] += ptr[r];
+  if (ptr[rows] > std::numeric_limits<std::int32_t>::max())
+    throw std::length_error("PE " + std::to_string(pe) + " has " + std::to_string(ptr[rows]) +
+                            " readers of its rows: more than 32-bit offsets address; use more PEs");
+  while ((1 << d.pe_bits) < part.pes()) ++d.pe_bits;
+  std::int32_t most_rows = 0;
+  for (int other = 0; other < part.pes(); ++other) most_rows = std::max(most_rows, part.local_rows(other));
+  if ((static_cast<std::int64_t>(most_rows) << d.pe_bits) > std::numeric_limits<std::int32_t>::max())
+    throw std::length_error("a PE holds " + std::to_string(most_rows) + " rows: with " + std::to_string(part.pes()) +
+                            " PEs the indegree kernel's reader words hold at most " +
+                            std::to_string(std::numeric_limits<std::int32_t>::max() >> d.pe_bits));
+  d.ptr.assign(ptr.begin(), ptr.end());
+  d.row.resize(static_cast<std::size_t>(ptr[rows]));
   std::vector<std::int32_t> fill(d.ptr.begin(), d.ptr.end() - 1);
-  for (std::int32_t r = 0; r < rows; ++r)  // rows in increasing order, so each list is increasing
-    for (std::int32_t k = share.row_ptr[r]; k < share.row_ptr[r + 1]; ++k) d.row[fill[share.col[k]]++] = r;
+  for (std::int32_t row = 0; row < L.n; ++row) {  // rows in increasing order, so each list is increasing
+    const std::int32_t word = part.local_index(row) << d.pe_bits | part.owner(row);
+    for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
+      if (part.owner(L.col[k]) == pe) d.row[fill[part.local_index(L.col[k])]++] = word;
+  }
+  for (std::int32_t local = 0; local < rows; ++local)
+    if (L.row_length(part.global_row(pe, local)) == 0) d.roots.push_back(local);
   return d;
 }
 

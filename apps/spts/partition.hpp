@@ -63,17 +63,23 @@ struct pe_share {
 // Throws std::length_error when the PE's entries do not fit 32-bit offsets.
 pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe);
 
-// What the indegree kernel reads besides the rows, for a share that holds every row (one PE, so
-// local and global numbering agree): for each row the rows that read its x (CSR's transpose, each
-// list increasing), and the rows that read nothing (the roots), increasing. Built once per matrix,
-// like a vendor's analysis, but with no level sets: the kernel finds the order at run time.
+// What the indegree kernel reads besides the rows of PE `pe`: for each of its rows (local numbers)
+// the rows of any PE that read its x (CSR's transpose, each list in increasing global order), and
+// its rows that read nothing (the roots; local numbers, increasing). Built once per matrix, like a
+// vendor's analysis, but with no level sets: the kernel finds the order at run time. A reader is
+// one word, its owner's local number shifted left by pe_bits above the owner PE (the kernel reads
+// both without a division; one PE: pe_bits 0, the word is the row).
 struct dependents {
-  std::vector<std::int32_t> ptr;  // rows + 1: row r's readers are row[ptr[r] .. ptr[r + 1])
-  std::vector<std::int32_t> row;
+  std::vector<std::int32_t> ptr;  // local rows + 1: local row r's readers are row[ptr[r] .. ptr[r + 1])
+  std::vector<std::int32_t> row;  // reader words
   std::vector<std::int32_t> roots;
+  int pe_bits = 0;  // bits that number the PEs
+  int reader_pe(std::int32_t word) const { return word & ((1 << pe_bits) - 1); }
+  std::int32_t reader_local(std::int32_t word) const { return word >> pe_bits; }
 };
-// Throws std::invalid_argument when an entry's column is not a row of the share, or not below its row.
-dependents make_dependents(const pe_share& share);
+// Throws std::length_error when the readers do not fit 32-bit offsets, or a PE's local numbers
+// shifted by pe_bits do not fit a reader word.
+dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int pe);
 
 // The rows `pe` owns, of residual_sums: each PE checks its own rows with the x it holds.
 residual_sums residual_over_owned_rows(const lower_matrix& L, const double* x, const std::vector<double>& b,

@@ -47,8 +47,10 @@ inline constexpr unsigned waves_per_block = block_threads / gio::platform::wave_
 inline constexpr int entries_per_batch = 4;  // entries a lane has in flight at once
 
 // Set by the first wave that makes no progress for solve_args::timeout_ns (every wave then stops),
-// or, indegree kernel, that finds an x word still unsolved that long after its row was handed out.
-enum stall_kind : std::int32_t { no_stall = 0, stall_no_progress = 1, stall_early_read = 2 };
+// or, indegree kernel, that finds an x word still unsolved that long after its row was handed out
+// (stall_early_read), or a queue entry it claimed still unwritten that long (stall_lost_entry:
+// first_row is the entry).
+enum stall_kind : std::int32_t { no_stall = 0, stall_no_progress = 1, stall_early_read = 2, stall_lost_entry = 3 };
 struct stall_report {
   std::int32_t stalled;      // a stall_kind
   std::int32_t first_row;    // the stalled sub-chunk's first global row

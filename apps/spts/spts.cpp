@@ -246,16 +246,31 @@ double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
          (indegree ? 4.0 * (rows + 1) + 4.0 * entries + 12.0 * rows : 0.0);
 }
 
-// What the indegree kernel adds to a share in GPU memory (single variant: the share holds every
-// row). Building the lists is the host's once-per-matrix setup, reported like the vendor's analysis.
+// What the indegree kernel adds to a share in GPU memory. The counts, the queue and its tail are
+// one block of 2 * capacity + 1 words (capacity: the most rows a PE holds): in gio the symmetric
+// heap, where other PEs count off readers and hand rows over at the same offsets; for single this
+// state's own memory. Building the lists is the host's once-per-matrix setup, reported like the
+// vendor's analysis.
 struct indegree_state {
-  explicit indegree_state(const dependents& d)
-      : dep_ptr(d.ptr), dep_row(d.row), roots(d.roots), pending(d.ptr.size() - 1), queue(d.ptr.size() - 1), ends(2) {}
-  device_array<std::int32_t> dep_ptr, dep_row, roots, pending, queue;
-  device_array<std::uint32_t> ends;  // the queue's head and tail
-  gpu::indegree_args args(std::int32_t root_count, std::int32_t stack_rows) const {
-    return {dep_ptr.get(), dep_row.get(), roots.get(), root_count,     pending.get(),
-            queue.get(),   ends.get(),    ends.get() + 1, stack_rows};
+  indegree_state(const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts)
+      : dep_ptr(d.ptr),
+        dep_row(d.row),
+        roots(d.roots),
+        own_counts(symmetric_counts ? 0 : counts_words(capacity)),
+        books(3),
+        counts(symmetric_counts ? symmetric_counts : own_counts.get()),
+        capacity(capacity) {}
+  static std::size_t counts_words(std::int32_t capacity) { return 2 * static_cast<std::size_t>(capacity) + 1; }
+  device_array<std::int32_t> dep_ptr, dep_row, roots, own_counts;
+  device_array<std::uint32_t> books;  // the queue's head, the rows solved and the waves that left (gio)
+  std::int32_t* counts;
+  std::int32_t capacity;
+  std::uint32_t* queue_tail() const { return reinterpret_cast<std::uint32_t*>(counts + 2 * std::size_t(capacity)); }
+  gpu::indegree_args args(const dependents& d, std::int32_t stack_rows, std::int32_t may_leave) const {
+    return {dep_ptr.get(),   dep_row.get(),   roots.get(), static_cast<std::int32_t>(d.roots.size()),
+            d.pe_bits,       counts,          counts + capacity, books.get(),
+            queue_tail(),    books.get() + 1, books.get() + 2,  may_leave,
+            stack_rows};
   }
 };
 
@@ -264,8 +279,9 @@ struct indegree_state {
 template <push_mode Mode>
 class syncfree_solver {
  public:
-  syncfree_solver(const pe_share& share, const block_cyclic& part, int pe, std::uint64_t* x, std::uint64_t* ready,
-                  const options& opt, int pes_on_gpu)
+  // symmetric_counts: the indegree kernel's counts and queue in gio (else null).
+  syncfree_solver(const lower_matrix& L, const pe_share& share, const block_cyclic& part, int pe, std::uint64_t* x,
+                  std::uint64_t* ready, std::int32_t* symmetric_counts, const options& opt, int pes_on_gpu)
       : n_(part.n()),
         row_ptr_(share.row_ptr),
         col_(share.col),
@@ -301,13 +317,6 @@ class syncfree_solver {
                             opt.entries_per_lane,
                             static_cast<std::uint64_t>(opt.timeout_seconds * 1e9),
                             static_cast<std::uint32_t>(opt.backoff_ns)};
-    if (kernel_ == kernel_choice::indegree) {  // options refuse it for the pushing variants
-      const auto start = clock_type::now();
-      const dependents lists = make_dependents(share);
-      indegree_.emplace(lists);
-      indegree_args_ = indegree_->args(static_cast<std::int32_t>(lists.roots.size()), opt.stack_rows);
-      setup_ms_ = seconds_since(start) * 1e3;
-    }
     // As many workgroups as are resident at once (the kernel loops over tickets), shared among
     // the PEs whose kernels share the GPU.
     const int resident =
@@ -317,6 +326,25 @@ class syncfree_solver {
     workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / pes_on_gpu);
     if (opt.workgroups == 0 && opt.wgs_per_multiprocessor > 0)  // chains (plan_kernel)
       workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * runtime::multiprocessor_count() / pes_on_gpu));
+    if (kernel_ == kernel_choice::indegree) {
+      const auto start = clock_type::now();
+      const dependents lists = make_dependents(L, part, pe);
+      std::int32_t capacity = 0;
+      for (int other = 0; other < part.pes(); ++other) capacity = std::max(capacity, part.local_rows(other));
+      indegree_.emplace(lists, capacity, symmetric_counts);
+      // gio: one wave per multiprocessor's share polls the queue while its PE has rows unsolved.
+      pollers_ = opt.pollers > 0 ? opt.pollers : std::max(1, runtime::multiprocessor_count() / pes_on_gpu);
+      const int waves = workgroups_ * static_cast<int>(gpu::waves_per_block);
+      indegree_args_ = indegree_->args(lists, opt.stack_rows, std::max(0, waves - pollers_));
+      setup_ms_ = seconds_since(start) * 1e3;
+    }
+  }
+
+  // Words of the indegree kernel's counts and queue for `part` (gio allocates them symmetric).
+  static std::size_t indegree_counts_words(const block_cyclic& part) {
+    std::int32_t capacity = 0;
+    for (int other = 0; other < part.pes(); ++other) capacity = std::max(capacity, part.local_rows(other));
+    return indegree_state::counts_words(capacity);
   }
 
   int workgroups() const { return workgroups_; }
@@ -330,9 +358,10 @@ class syncfree_solver {
                std::to_string(args_.rows_per_ticket) + "-row tickets";
       case kernel_choice::indegree:
         return "indegree kernel (" + std::to_string(lane_rows_) + " rows per lane), " +
-               grouped(indegree_args_.root_count) + " roots in " +
-               std::to_string(args_.rows_per_ticket) + "-root tickets, readers' lists built in " +
-               format("%.0f", setup_ms_) + " ms (not in the solve time)";
+               grouped(indegree_args_.root_count) + " roots in " + std::to_string(args_.rows_per_ticket) +
+               "-root tickets" +
+               (Mode == push_mode::none ? std::string() : ", " + std::to_string(pollers_) + " waves poll when idle") +
+               ", readers' lists built in " + format("%.0f", setup_ms_) + " ms (not in the solve time)";
       default:
         return "rounds kernel, " + std::to_string(args_.rows_per_ticket) + "-row tickets";
     }
@@ -365,7 +394,11 @@ class syncfree_solver {
     const gpu::round_stats s = stats_.download()[0];
     if (s.waves == 0) return "no wave left the kernel";
     std::string queued;
-    if (indegree_) queued = "; " + grouped(indegree_->ends.download()[1]) + " ready rows went through the global queue";
+    if (indegree_) {
+      std::uint32_t tail = 0;
+      runtime::copy_to_host(&tail, indegree_->queue_tail(), sizeof tail);
+      queued = "; " + grouped(tail) + " ready rows went through the global queue";
+    }
     char text[256];
     std::snprintf(text, sizeof text,
                   "%llu waves; rounds per wave: most %llu, mean %.1f, with a row solved %.1f; %.2f us per round of the busiest wave",
@@ -381,7 +414,11 @@ class syncfree_solver {
     if (report.stalled == gpu::stall_early_read)
       return "row " + std::to_string(report.first_row) + " was handed out, but x[" +
              std::to_string(report.waiting_for) + "] stayed unsolved for " + format("%g", timeout_seconds) +
-             " s: the row's count of unsolved entries reached 0 too early (an ordering bug)";
+             " s: the row's count of unsolved entries reached 0 too early, or the value never arrived (an ordering "
+             "bug)";
+    if (report.stalled == gpu::stall_lost_entry)
+      return "entry " + std::to_string(report.first_row) + " of the ready queue was claimed but stayed unwritten for " +
+             format("%g", timeout_seconds) + " s (a lost hand-over)";
     std::string cause = "the solve made no progress for " + format("%g", timeout_seconds) + " s";
     if (report.rows == 1)
       cause += ": row " + std::to_string(report.first_row) + " waits";
@@ -404,6 +441,7 @@ class syncfree_solver {
   device_array<gpu::round_stats> stats_;
   kernel_choice kernel_;
   int lane_rows_;
+  int pollers_ = 0;
   std::optional<indegree_state> indegree_;
   gpu::indegree_args indegree_args_{};
   double setup_ms_ = 0;
@@ -411,11 +449,14 @@ class syncfree_solver {
   int workgroups_ = 1;
   gpu_event start_, stop_;
 
-  using indegree_entry = void (*)(gpu::solve_args, gpu::indegree_args);
+  using indegree_entry = void (*)(gpu::solve_args, gpu::indegree_args, gio::device_handle);
   static indegree_entry indegree_kernel(int lane_rows) {
-    return lane_rows == 1 ? gpu::solve_indegree_kernel<1>
-           : lane_rows == 2 ? gpu::solve_indegree_kernel<2>
-                            : gpu::solve_indegree_kernel<4>;  // options accept 1, 2 and 4 only
+    if constexpr (Mode == push_mode::none || Mode == push_mode::packed)
+      return lane_rows == 1   ? gpu::solve_indegree_kernel<1, Mode>
+             : lane_rows == 2 ? gpu::solve_indegree_kernel<2, Mode>
+                              : gpu::solve_indegree_kernel<4, Mode>;  // options accept 1, 2 and 4 only
+    else
+      throw std::logic_error("the indegree kernel pushes packed words only (the options refuse other modes)");
   }
 
   void launch() {
@@ -425,7 +466,7 @@ class syncfree_solver {
         gpu::solve_slots_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);
         return runtime::check_launch("solve_slots_kernel");
       case kernel_choice::indegree:
-        indegree_kernel(lane_rows_)<<<workgroups_, gpu::block_threads>>>(args_, indegree_args_);
+        indegree_kernel(lane_rows_)<<<workgroups_, gpu::block_threads>>>(args_, indegree_args_, handle);
         return runtime::check_launch("solve_indegree_kernel");
       default:
         gpu::solve_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);
@@ -456,22 +497,30 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
   }
   apps::agree(j.comm, cause, apps::exit_usage);
   const double x_bytes = 8.0 * part.n() * (has_ready_flags<Mode> ? 2 : 1);
-  if (distributed && x_bytes + 1024.0 * 1024 > static_cast<double>(j.heap_bytes))
+  const bool symmetric_counts = distributed && opt.kernel == kernel_choice::indegree;
+  const std::size_t counts_words = symmetric_counts ? syncfree_solver<Mode>::indegree_counts_words(part) : 0;
+  const double symmetric_bytes = x_bytes + 4.0 * static_cast<double>(counts_words);
+  if (distributed && symmetric_bytes + 1024.0 * 1024 > static_cast<double>(j.heap_bytes))
     cause = std::string(has_ready_flags<Mode> ? "x and its ready words need " : "x needs ") + gib(x_bytes) +
+            (symmetric_counts ? ", the indegree kernel's counts and queue " + gib(4.0 * counts_words) : "") +
             " of symmetric heap, but GIO_SYMMETRIC_SIZE is " + gib(static_cast<double>(j.heap_bytes)) +
-            ": set GIO_SYMMETRIC_SIZE to at least " + gib(x_bytes + 64.0 * 1024 * 1024);
+            ": set GIO_SYMMETRIC_SIZE to at least " + gib(symmetric_bytes + 64.0 * 1024 * 1024);
   apps::agree(j.comm, cause, apps::exit_usage);
   const double bytes =
       here ? share_bytes(*share, distributed, opt.kernel == kernel_choice::indegree) + (distributed ? 0.0 : x_bytes) : 0.0;
   require_gpu_memory(j, here, bytes, std::string("the ") + name(which) + " solve");
 
   // gio: x (and the ready words) in the symmetric heap, where the readers' pushes land. Collective.
-  std::optional<symmetric_words> sym_x, sym_ready;
+  // The indegree kernel's counts and queue too.
+  std::optional<symmetric_words> sym_x, sym_ready, sym_counts;
   if (distributed) {
     sym_x.emplace(part.n());
     if constexpr (has_ready_flags<Mode>) sym_ready.emplace(part.n());
-    if (!sym_x->get() || (sym_ready && !sym_ready->get()))
-      apps::agree(j.comm, "the symmetric heap has no room for x (" + gib(x_bytes) + "): raise GIO_SYMMETRIC_SIZE",
+    if (symmetric_counts) sym_counts.emplace((counts_words + 1) / 2);
+    if (!sym_x->get() || (sym_ready && !sym_ready->get()) || (sym_counts && !sym_counts->get()))
+      apps::agree(j.comm,
+                  "the symmetric heap has no room for x and the solve's words (" + gib(symmetric_bytes) +
+                      "): raise GIO_SYMMETRIC_SIZE",
                   apps::exit_usage);
   }
 
@@ -481,8 +530,10 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
     if (here) {
       if (!distributed) plain_x.emplace(static_cast<std::size_t>(part.n()));
       std::uint64_t* x = distributed ? sym_x->get() : plain_x->get();
-      solver = std::make_unique<syncfree_solver<Mode>>(*share, part, my_part, x, sym_ready ? sym_ready->get() : nullptr,
-                                                       opt, distributed ? j.pes_on_my_gpu : 1);
+      solver = std::make_unique<syncfree_solver<Mode>>(
+          j.prob.L, *share, part, my_part, x, sym_ready ? sym_ready->get() : nullptr,
+          sym_counts ? reinterpret_cast<std::int32_t*>(sym_counts->get()) : nullptr, opt,
+          distributed ? j.pes_on_my_gpu : 1);
       m.pushes = share->pushes;
       m.remote_entries = share->remote_entries;
       if (opt.kernel == kernel_choice::indegree) m.analysis_ms = solver->setup_ms();

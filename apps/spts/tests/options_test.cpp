@@ -41,18 +41,26 @@ TEST(Options, KernelChoice) {
   EXPECT_EQ(plan_kernel(*indegree, variant::single, {14.1, 15, 1603}, 16, 512).kernel, kernel_choice::indegree);
 }
 
-// The indegree kernel has no pushes: with a distributed variant the run is refused, naming it.
-TEST(Options, IndegreeKernelIsForTheSingleVariant) {
-  for (const char* variants : {"vendor,single,gio", "gda", "single,ikn"}) {
+// The indegree kernel runs single and gio with packed pushes; with the NIC variants or another
+// push mode the run is refused, naming them.
+TEST(Options, IndegreeKernelRunsSingleAndGio) {
+  EXPECT_EQ(parse({"--gen", "road_usa", "--kernel", "indegree"})->kernel, kernel_choice::indegree);
+  for (const char* variants : {"gda", "single,ikn"}) {
     try {
       parse({"--gen", "road_usa", "--kernel", "indegree", "--variant", variants});
       ADD_FAILURE() << "no error for " << variants;
     } catch (const apps::usage_error& e) {
-      EXPECT_NE(std::string(e.what()).find("--kernel indegree runs the single variant only, not"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find("--kernel indegree runs single and gio, not"), std::string::npos)
           << e.what();
     }
   }
-  EXPECT_THROW(parse({"--gen", "road_usa", "--kernel", "indegree"}), apps::usage_error);  // the default variants include gio
+  try {
+    parse({"--gen", "road_usa", "--kernel", "indegree", "--push", "signal"});
+    ADD_FAILURE() << "no error for --push signal";
+  } catch (const apps::usage_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not with --push signal"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(parse({"--gen", "road_usa", "--kernel", "indegree", "--variant", "single", "--push", "fence"}));
   EXPECT_NE(spts_help().find("indegree"), std::string::npos);
 }
 

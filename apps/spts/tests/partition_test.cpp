@@ -119,49 +119,72 @@ TEST(Share, OwnedResidualsAddUpToTheWhole) {
 
 TEST(Dependents, Figure9) {
   const lower_matrix L = testing::figure9();
-  const pe_share share = make_share(L, make_rhs(L), block_cyclic(5, 5, 1), 0);
-  const dependents d = make_dependents(share);
+  const dependents d = make_dependents(L, block_cyclic(5, 5, 1), 0);
   // x0 is read by rows 2 and 3, x1 and x3 by row 4; rows 0 and 1 read nothing.
   EXPECT_EQ(d.ptr, (std::vector<std::int32_t>{0, 2, 3, 3, 4, 4}));
   EXPECT_EQ(d.row, (std::vector<std::int32_t>{2, 3, 4, 4}));
   EXPECT_EQ(d.roots, (std::vector<std::int32_t>{0, 1}));
 }
 
-// Every row appears in the lists of exactly the rows it reads, so counting a row's entries down
-// once per solved dependency reaches zero exactly when its last one is solved.
-TEST(Dependents, MatchABruteForceCount) {
-  const lower_matrix L = generate(parse_generator_spec("road_central:0.0005"), 4, 2);
-  const pe_share share = make_share(L, make_rhs(L), block_cyclic(L.n, L.n, 1), 0);
-  const dependents d = make_dependents(share);
-  ASSERT_EQ(d.ptr.size(), static_cast<std::size_t>(L.n) + 1);
-  ASSERT_EQ(d.row.size(), static_cast<std::size_t>(L.strict_nnz()));
-  std::vector<std::int64_t> listed(static_cast<std::size_t>(L.n), 0);
-  for (std::int32_t column = 0; column < L.n; ++column)
-    for (std::int32_t e = d.ptr[column]; e < d.ptr[column + 1]; ++e) {
-      const std::int32_t row = d.row[e];
-      ASSERT_GT(row, column);
-      if (e > d.ptr[column]) ASSERT_GT(row, d.row[e - 1]);
-      ASSERT_TRUE(std::binary_search(L.col.begin() + L.row_ptr[row], L.col.begin() + L.row_ptr[row + 1], column));
-      ++listed[row];
-    }
-  std::size_t roots = 0;
-  for (std::int32_t row = 0; row < L.n; ++row) {
-    ASSERT_EQ(listed[row], L.row_length(row)) << "row " << row;
-    if (L.row_length(row) == 0) ASSERT_EQ(d.roots.at(roots++), row);
-  }
-  EXPECT_EQ(roots, d.roots.size());
-  EXPECT_GT(roots, 0u);
+// gio: a PE lists the readers of its own rows, wherever they live (global rows), and its roots in
+// local numbers.
+TEST(Dependents, Figure9OverTwoPes) {
+  const lower_matrix L = testing::figure9();
+  const block_cyclic part(5, 2, 2);  // PE 0: rows 0, 1 and 4; PE 1: rows 2 and 3
+  const dependents d0 = make_dependents(L, part, 0);
+  EXPECT_EQ(d0.pe_bits, 1);
+  EXPECT_EQ(d0.ptr, (std::vector<std::int32_t>{0, 2, 3, 3}));
+  // x0 is read by rows 2 and 3 (PE 1's local rows 0 and 1), x1 by row 4 (PE 0's local row 2).
+  EXPECT_EQ(d0.row, (std::vector<std::int32_t>{0 << 1 | 1, 1 << 1 | 1, 2 << 1 | 0}));
+  EXPECT_EQ(d0.reader_pe(d0.row[1]), 1);
+  EXPECT_EQ(d0.reader_local(d0.row[1]), 1);
+  EXPECT_EQ(d0.roots, (std::vector<std::int32_t>{0, 1}));
+  const dependents d1 = make_dependents(L, part, 1);
+  EXPECT_EQ(d1.ptr, (std::vector<std::int32_t>{0, 0, 1}));
+  EXPECT_EQ(d1.row, (std::vector<std::int32_t>{2 << 1 | 0}));  // x3 (PE 1's local row 1) read by row 4
+  EXPECT_TRUE(d1.roots.empty());
 }
 
-TEST(Dependents, NeedEveryRowOnOnePe) {
-  const lower_matrix L = testing::figure9();
-  // PE 1 of two holds global rows 2 and 3, which read row 0 of PE 0.
-  const pe_share share = make_share(L, make_rhs(L), block_cyclic(5, 2, 2), 1);
-  try {
-    make_dependents(share);
-    ADD_FAILURE() << "no error";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("row 0 reads column 0"), std::string::npos) << e.what();
+// Every row appears in the lists of exactly the rows it reads, on the PEs that own them, so
+// counting a row's entries down once per solved dependency reaches zero exactly when its last one
+// is solved.
+TEST(Dependents, MatchABruteForceCount) {
+  const lower_matrix L = generate(parse_generator_spec("road_central:0.0005"), 4, 2);
+  for (const int pes : {1, 2, 3, 64}) {
+    const block_cyclic part(L.n, pes == 1 ? L.n : 97, pes);
+    std::vector<std::int64_t> listed(static_cast<std::size_t>(L.n), 0);
+    std::int64_t readers = 0, roots = 0;
+    for (int pe = 0; pe < pes; ++pe) {
+      const dependents d = make_dependents(L, part, pe);
+      ASSERT_EQ(d.ptr.size(), static_cast<std::size_t>(part.local_rows(pe)) + 1);
+      for (std::int32_t local = 0; local < part.local_rows(pe); ++local) {
+        const std::int32_t column = part.global_row(pe, local);
+        std::int32_t previous = -1;
+        for (std::int32_t e = d.ptr[local]; e < d.ptr[local + 1]; ++e) {
+          const std::int32_t row = part.global_row(d.reader_pe(d.row[e]), d.reader_local(d.row[e]));
+          ASSERT_GT(row, column);
+          ASSERT_GT(row, previous);
+          previous = row;
+          ASSERT_TRUE(std::binary_search(L.col.begin() + L.row_ptr[row], L.col.begin() + L.row_ptr[row + 1], column));
+          ++listed[row];
+        }
+      }
+      readers += static_cast<std::int64_t>(d.row.size());
+      for (std::size_t i = 0; i < d.roots.size(); ++i) {
+        const std::int32_t root = part.global_row(pe, d.roots[i]);
+        ASSERT_EQ(L.row_length(root), 0);
+        if (i > 0) ASSERT_GT(d.roots[i], d.roots[i - 1]);
+      }
+      roots += static_cast<std::int64_t>(d.roots.size());
+    }
+    std::int64_t expected_roots = 0;
+    for (std::int32_t row = 0; row < L.n; ++row) {
+      ASSERT_EQ(listed[row], L.row_length(row)) << "row " << row << " with " << pes << " PEs";
+      expected_roots += L.row_length(row) == 0;
+    }
+    EXPECT_EQ(readers, L.strict_nnz());
+    EXPECT_EQ(roots, expected_roots);
+    EXPECT_GT(roots, 0);
   }
 }
 
