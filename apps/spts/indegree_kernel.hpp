@@ -244,9 +244,11 @@ __global__ void __launch_bounds__(block_threads)
     std::int32_t k[slots], end[slots], e[slots], readers_end[slots];
     double left[slots], inv_diag[slots];
     std::int32_t reader[slots][entries_per_batch];  // the first readers, loaded along with the rows
+    std::uint64_t consumers[slots];  // gio: the PEs to push x to, loaded with the row (a load at publish costs a round trip)
 #pragma unroll
     for (int s = 0; s < slots; ++s) {
       const bool has = row[s] >= 0;
+      if constexpr (distributed) consumers[s] = has ? a.consumers[row[s]] : 0;
       k[s] = has ? a.row_ptr[row[s]] : 0, end[s] = has ? a.row_ptr[row[s] + 1] : 0;
       e[s] = has ? d.dep_ptr[row[s]] : 0, readers_end[s] = has ? d.dep_ptr[row[s] + 1] : 0;
       left[s] = has ? a.rhs[row[s]] : 0.0, inv_diag[s] = has ? a.inv_diag[row[s]] : 0.0;
@@ -288,9 +290,8 @@ __global__ void __launch_bounds__(block_threads)
       if (row[s] < 0) continue;
       const std::uint64_t bits = as_bits(left[s] * inv_diag[s]);
       if constexpr (distributed) {
-        const std::uint64_t consumers = a.consumers[row[s]];
-        publish<Mode>(a, ctx, global_row(a, row[s]), bits, consumers);
-        pushed |= consumers != 0;
+        publish<Mode>(a, ctx, global_row(a, row[s]), bits, consumers[s]);
+        pushed |= consumers[s] != 0;
       } else {
         platform::st_relaxed_sys(a.x + row[s], bits);
       }
