@@ -126,18 +126,12 @@ GIO_DEVICE std::int32_t reader_local(const indegree_args& d, std::int32_t word) 
   return word >> d.pe_bits;
 }
 
-// Counts one solved entry off a reader's count; returns the count before. Atomics at system scope
-// in gio, where other PEs count off the same words.
+// Counts one solved entry off the count of a reader on this PE; returns the count before. At
+// system scope in gio, where other PEs count off the same words (remote_count_off).
 template <push_mode Mode>
-GIO_DEVICE std::int32_t count_off(const solve_args& a, const indegree_args& d, const gio::ctx* ctx, int pe,
-                                  std::int32_t local) {
-  if constexpr (Mode == push_mode::none) {
-    (void)a, (void)ctx, (void)pe;
-    return atomicSub(d.pending + local, 1);
-  } else {
-    if (pe == a.pe) return atomicAdd_system(d.pending + local, -1);
-    return gio::shmem_atomic_fetch_add(*ctx, d.pending + local, -1, pe);
-  }
+GIO_DEVICE std::int32_t count_off(const indegree_args& d, std::int32_t local) {
+  if constexpr (Mode == push_mode::none) return atomicSub(d.pending + local, 1);
+  return atomicAdd_system(d.pending + local, -1);
 }
 
 // An entry of this PE's queue for a ready row.
@@ -307,9 +301,21 @@ __global__ void __launch_bounds__(block_threads)
       for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i)
-          before[s][i] = reader[s][i] >= 0 ? count_off<Mode>(a, d, ctx, reader_pe<Mode>(a, d, reader[s][i]),
-                                                             reader_local<Mode>(d, reader[s][i]))
-                                           : 0;
+          before[s][i] = reader[s][i] >= 0 && reader_pe<Mode>(a, d, reader[s][i]) == a.pe
+                             ? count_off<Mode>(d, reader_local<Mode>(d, reader[s][i]))
+                             : 0;
+      // gio: readers on other PEs, in a pass of their own: a call among the local atomics would
+      // make each of them wait for the one before.
+      if constexpr (distributed) {
+#pragma unroll
+        for (int s = 0; s < slots; ++s)
+#pragma unroll
+          for (int i = 0; i < entries_per_batch; ++i) {
+            const int owner = reader[s][i] >= 0 ? reader_pe<Mode>(a, d, reader[s][i]) : a.pe;
+            if (owner != a.pe)
+              before[s][i] = gio::shmem_atomic_fetch_add(*ctx, d.pending + reader_local<Mode>(d, reader[s][i]), -1, owner);
+          }
+      }
       bool more = false;
 #pragma unroll
       for (int s = 0; s < slots; ++s) {
