@@ -80,20 +80,26 @@ struct indegree_wave {
   volatile std::uint32_t rounds, solving_rounds;     // --round-stats (see wave_state)
 };
 
+// A word that a lane has already issued the store of (an x word, a queue entry): normally there,
+// else on its way. Reads it again until it is not `unwritten`, at most timeout_ns; then returns
+// `unwritten`, and the caller reports why the store never arrived.
+template <class T>
+GIO_DEVICE T stored_word(const solve_args& a, const T* at, T word, T unwritten) {
+  if (word != unwritten) return word;
+  const std::uint64_t since = platform::timer_ns();
+  while ((word = platform::ld_relaxed_sys(at)) == unwritten)
+    if (platform::timer_ns() - since > a.timeout_ns) break;
+  return word;
+}
+
 // The x word of a column whose row is solved: nothing orders its store before the decrement that
 // handed out the reader, so it may still be on its way; value and flag are one word, so a word
-// that is not `unsolved` is the value. Waits for it (normally not at all), at most timeout_ns; then
-// the reader's count reached zero before that entry's row was solved (an ordering bug), or the
-// store never arrived: reported as stall_early_read.
+// that is not `unsolved` is the value. Still unsolved after timeout_ns: the reader's count reached
+// zero before that entry's row was solved (an ordering bug), or the store never arrived: reported
+// as stall_early_read.
 GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std::int32_t column, std::uint64_t word) {
-  if (word != unsolved) return word;
-  const std::uint64_t since = platform::timer_ns();
-  while ((word = poll_x<push_mode::none>(a, column)) == unsolved) {
-    if (platform::timer_ns() - since > a.timeout_ns) {
-      record_stall(a, stall_early_read, row, 1, column);
-      break;
-    }
-  }
+  word = stored_word(a, a.x + column, word, unsolved);
+  if (word == unsolved) record_stall(a, stall_early_read, row, 1, column);
   return word;
 }
 
@@ -101,15 +107,8 @@ GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std:
 // after (a store on its way, from another PE in gio). Still unwritten after timeout_ns: reported as
 // stall_lost_entry, and -1 (no row).
 GIO_DEVICE std::int32_t queued_row(const solve_args& a, const indegree_args& d, std::int32_t i) {
-  std::int32_t row = platform::ld_relaxed_sys(d.queue + i);
-  const std::uint64_t since = row < 0 ? platform::timer_ns() : 0;
-  while (row < 0) {
-    if (platform::timer_ns() - since > a.timeout_ns) {
-      record_stall(a, stall_lost_entry, i, 0, -1);
-      return -1;
-    }
-    row = platform::ld_relaxed_sys(d.queue + i);
-  }
+  const std::int32_t row = stored_word(a, d.queue + i, platform::ld_relaxed_sys(d.queue + i), -1);
+  if (row < 0) record_stall(a, stall_lost_entry, i, 0, -1);
   return row;
 }
 
@@ -126,12 +125,18 @@ GIO_DEVICE std::int32_t reader_local(const indegree_args& d, std::int32_t word) 
   return word >> d.pe_bits;
 }
 
-// Counts one solved entry off the count of a reader on this PE; returns the count before. At
-// system scope in gio, where other PEs count off the same words (remote_count_off).
+// Counts one solved entry off a reader's count; returns the count before. gio: at system scope on
+// this PE (other PEs count off the same words), a remote fetch_add on another.
 template <push_mode Mode>
-GIO_DEVICE std::int32_t count_off(const indegree_args& d, std::int32_t local) {
-  if constexpr (Mode == push_mode::none) return atomicSub(d.pending + local, 1);
-  return atomicAdd_system(d.pending + local, -1);
+GIO_DEVICE std::int32_t count_off(const solve_args& a, const indegree_args& d, const gio::ctx* ctx, int pe,
+                                  std::int32_t local) {
+  if constexpr (Mode == push_mode::none) {
+    (void)a, (void)ctx, (void)pe;
+    return atomicSub(d.pending + local, 1);
+  } else {
+    if (pe == a.pe) return atomicAdd_system(d.pending + local, -1);
+    return gio::shmem_atomic_fetch_add(*ctx, d.pending + local, -1, pe);
+  }
 }
 
 // An entry of this PE's queue for a ready row.
@@ -282,13 +287,9 @@ __global__ void __launch_bounds__(block_threads)
 #pragma unroll
     for (int s = 0; s < slots; ++s) {
       if (row[s] < 0) continue;
-      const std::uint64_t bits = as_bits(left[s] * inv_diag[s]);
-      if constexpr (distributed) {
-        publish<Mode>(a, ctx, global_row(a, row[s]), bits, consumers[s]);
-        pushed |= consumers[s] != 0;
-      } else {
-        platform::st_relaxed_sys(a.x + row[s], bits);
-      }
+      const std::uint64_t to = distributed ? consumers[s] : 0;
+      publish<Mode>(a, ctx, distributed ? global_row(a, row[s]) : row[s], as_bits(left[s] * inv_diag[s]), to);
+      pushed |= to != 0;
     }
 
     std::int32_t kept[slots];
@@ -301,21 +302,9 @@ __global__ void __launch_bounds__(block_threads)
       for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i)
-          before[s][i] = reader[s][i] >= 0 && reader_pe<Mode>(a, d, reader[s][i]) == a.pe
-                             ? count_off<Mode>(d, reader_local<Mode>(d, reader[s][i]))
-                             : 0;
-      // gio: readers on other PEs, in a pass of their own: a call among the local atomics would
-      // make each of them wait for the one before.
-      if constexpr (distributed) {
-#pragma unroll
-        for (int s = 0; s < slots; ++s)
-#pragma unroll
-          for (int i = 0; i < entries_per_batch; ++i) {
-            const int owner = reader[s][i] >= 0 ? reader_pe<Mode>(a, d, reader[s][i]) : a.pe;
-            if (owner != a.pe)
-              before[s][i] = gio::shmem_atomic_fetch_add(*ctx, d.pending + reader_local<Mode>(d, reader[s][i]), -1, owner);
-          }
-      }
+          before[s][i] = reader[s][i] >= 0 ? count_off<Mode>(a, d, ctx, reader_pe<Mode>(a, d, reader[s][i]),
+                                                             reader_local<Mode>(d, reader[s][i]))
+                                           : 0;
       bool more = false;
 #pragma unroll
       for (int s = 0; s < slots; ++s) {

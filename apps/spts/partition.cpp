@@ -28,6 +28,12 @@ std::int32_t block_cyclic::local_rows(int pe) const {
   return rows;
 }
 
+std::int32_t block_cyclic::most_local_rows() const {
+  std::int32_t most = 0;
+  for (int pe = 0; pe < pes_; ++pe) most = std::max(most, local_rows(pe));
+  return most;
+}
+
 std::int32_t default_block(std::int32_t n, int pes) {
   constexpr std::int32_t largest = 16384, smallest = 32;
   const std::int64_t spread = static_cast<std::int64_t>(n) / (16ll * std::max(pes, 1));
@@ -84,8 +90,7 @@ dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int 
     throw std::length_error("PE " + std::to_string(pe) + " has " + std::to_string(ptr[rows]) +
                             " readers of its rows: more than 32-bit offsets address; use more PEs");
   while ((1 << d.pe_bits) < part.pes()) ++d.pe_bits;
-  std::int32_t most_rows = 0;
-  for (int other = 0; other < part.pes(); ++other) most_rows = std::max(most_rows, part.local_rows(other));
+  const std::int32_t most_rows = part.most_local_rows();
   if ((static_cast<std::int64_t>(most_rows) << d.pe_bits) > std::numeric_limits<std::int32_t>::max())
     throw std::length_error("a PE holds " + std::to_string(most_rows) + " rows: with " + std::to_string(part.pes()) +
                             " PEs the indegree kernel's reader words hold at most " +

@@ -36,6 +36,7 @@ class block_cyclic {
     return (local_block * pes_ + pe) * block_ + local % block_;
   }
   std::int32_t local_rows(int pe) const;
+  std::int32_t most_local_rows() const;  // of any PE: what a symmetric per-row array must hold
 
  private:
   std::int32_t n_, block_;

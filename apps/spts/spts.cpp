@@ -259,18 +259,18 @@ struct indegree_state {
         own_counts(symmetric_counts ? 0 : counts_words(capacity)),
         books(3),
         counts(symmetric_counts ? symmetric_counts : own_counts.get()),
-        capacity(capacity) {}
+        capacity(capacity),
+        root_count(static_cast<std::int32_t>(d.roots.size())),
+        pe_bits(d.pe_bits) {}
   static std::size_t counts_words(std::int32_t capacity) { return 2 * static_cast<std::size_t>(capacity) + 1; }
   device_array<std::int32_t> dep_ptr, dep_row, roots, own_counts;
   device_array<std::uint32_t> books;  // the queue's head, the rows solved and the waves that left (gio)
   std::int32_t* counts;
-  std::int32_t capacity;
+  std::int32_t capacity, root_count, pe_bits;
   std::uint32_t* queue_tail() const { return reinterpret_cast<std::uint32_t*>(counts + 2 * std::size_t(capacity)); }
-  gpu::indegree_args args(const dependents& d, std::int32_t stack_rows, std::int32_t may_leave) const {
-    return {dep_ptr.get(),   dep_row.get(),   roots.get(), static_cast<std::int32_t>(d.roots.size()),
-            d.pe_bits,       counts,          counts + capacity, books.get(),
-            queue_tail(),    books.get() + 1, books.get() + 2,  may_leave,
-            stack_rows};
+  gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave) const {
+    return {dep_ptr.get(), dep_row.get(),   roots.get(),     root_count, pe_bits,   counts,    counts + capacity,
+            books.get(),   queue_tail(),    books.get() + 1, books.get() + 2, may_leave, stack_rows};
   }
 };
 
@@ -328,23 +328,18 @@ class syncfree_solver {
       workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * runtime::multiprocessor_count() / pes_on_gpu));
     if (kernel_ == kernel_choice::indegree) {
       const auto start = clock_type::now();
-      const dependents lists = make_dependents(L, part, pe);
-      std::int32_t capacity = 0;
-      for (int other = 0; other < part.pes(); ++other) capacity = std::max(capacity, part.local_rows(other));
-      indegree_.emplace(lists, capacity, symmetric_counts);
+      indegree_.emplace(make_dependents(L, part, pe), part.most_local_rows(), symmetric_counts);
       // gio: one wave per multiprocessor's share polls the queue while its PE has rows unsolved.
       pollers_ = opt.pollers > 0 ? opt.pollers : std::max(1, runtime::multiprocessor_count() / pes_on_gpu);
       const int waves = workgroups_ * static_cast<int>(gpu::waves_per_block);
-      indegree_args_ = indegree_->args(lists, opt.stack_rows, std::max(0, waves - pollers_));
+      indegree_args_ = indegree_->args(opt.stack_rows, std::max(0, waves - pollers_));
       setup_ms_ = seconds_since(start) * 1e3;
     }
   }
 
   // Words of the indegree kernel's counts and queue for `part` (gio allocates them symmetric).
   static std::size_t indegree_counts_words(const block_cyclic& part) {
-    std::int32_t capacity = 0;
-    for (int other = 0; other < part.pes(); ++other) capacity = std::max(capacity, part.local_rows(other));
-    return indegree_state::counts_words(capacity);
+    return indegree_state::counts_words(part.most_local_rows());
   }
 
   int workgroups() const { return workgroups_; }
