@@ -14,6 +14,10 @@
 // * Solving reads every entry's x once: all are solved when the row is handed out, so nothing is
 //   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
 //   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.
+//   A row's record (row_record, partition.hpp) holds its first entries and readers, its rhs and
+//   diagonal: one 96-byte load per row instead of one from each of seven arrays. The kernel is
+//   bound by memory traffic on the road class, and that took road_central from 2.11 to 1.88 ms
+//   (4 rows per lane) on an H200 (docs/results/session16, rounds 1-2).
 // * Order, without fences. A lane stores x[r] (in gio: and pushes it to the PEs that read it) and
 //   then decrements its readers' counts with no fence between: the counts only say when to read.
 //   x[r] is value and flag in one 8-byte word (`unsolved` until the store lands, as in the polling
@@ -38,6 +42,7 @@
 #pragma once
 #include <cstdint>
 
+#include "partition.hpp"
 #include "solve_kernel.hpp"
 
 namespace spts::gpu {
@@ -45,8 +50,8 @@ namespace spts::gpu {
 // What the indegree kernel adds to solve_args. Rows are this PE's local numbers (single: the
 // global ones); readers are reader words (partition.hpp, dependents).
 struct indegree_args {
-  const std::int32_t* dep_ptr;  // readers of x[r]: dep_row[dep_ptr[r] .. dep_ptr[r + 1])
-  const std::int32_t* dep_row;
+  const row_record* records;    // per row: what solving it reads (partition.hpp)
+  const std::int32_t* dep_row;  // readers of x[r]: dep_row[records[r].readers_begin .. readers_end)
   const std::int32_t* roots;    // the rows with no strictly lower entry, increasing
   std::int32_t root_count;
   std::int32_t pe_bits;         // a reader word is its local number << pe_bits | its PE (single: 0)
@@ -59,6 +64,8 @@ struct indegree_args {
   std::int32_t may_leave;       // gio: waves that may leave before then (the others poll the queue)
   std::int32_t stack_rows;      // rows a wave's stack holds, at most spts::indegree_stack_rows (0: every row to the queue)
 };
+
+static_assert(entries_per_batch == row_record::head_entries, "a record holds a row's first batch");
 
 // Roots per ticket: the rows they make ready stay in the taking wave, so neighbours should share a
 // ticket; on an H200 (road class) 128 and 256 tie, 32, 64, 512 and 1024 are slower.
@@ -125,18 +132,45 @@ GIO_DEVICE std::int32_t reader_local(const indegree_args& d, std::int32_t word) 
   return word >> d.pe_bits;
 }
 
-// Counts one solved entry off a reader's count; returns the count before. gio: at system scope on
-// this PE (other PEs count off the same words), a remote fetch_add on another.
+// Counts one solved entry off the count of a reader on this PE; returns the count before. gio: at
+// system scope (other PEs count off the same words).
 template <push_mode Mode>
-GIO_DEVICE std::int32_t count_off(const solve_args& a, const indegree_args& d, const gio::ctx* ctx, int pe,
-                                  std::int32_t local) {
-  if constexpr (Mode == push_mode::none) {
-    (void)a, (void)ctx, (void)pe;
-    return atomicSub(d.pending + local, 1);
-  } else {
-    if (pe == a.pe) return atomicAdd_system(d.pending + local, -1);
-    return gio::shmem_atomic_fetch_add(*ctx, d.pending + local, -1, pe);
-  }
+GIO_DEVICE std::int32_t count_off(const indegree_args& d, std::int32_t local) {
+  if constexpr (Mode == push_mode::none) return atomicSub(d.pending + local, 1);
+  return atomicAdd_system(d.pending + local, -1);
+}
+
+// gio: the counts of the readers on other PEs, counted off there with remote fetch_adds; `before`
+// as count_off's.
+template <int Slots>
+GIO_DEVICE void count_off_remote(const solve_args& a, const indegree_args& d, const gio::ctx& ctx,
+                                 const std::int32_t (&reader)[Slots][entries_per_batch],
+                                 std::int32_t (&before)[Slots][entries_per_batch]) {
+#pragma unroll
+  for (int s = 0; s < Slots; ++s)
+#pragma unroll
+    for (int i = 0; i < entries_per_batch; ++i) {
+      const int pe = reader_pe<push_mode::packed>(a, d, reader[s][i]);
+      if (reader[s][i] >= 0 && pe != a.pe)
+        before[s][i] = gio::shmem_atomic_fetch_add(ctx, d.pending + reader_local<push_mode::packed>(d, reader[s][i]), -1, pe);
+    }
+}
+
+// gio: the readers on other PEs whose last count this lane took hand over to their owner's queue
+// (a remote fetch_inc of its tail, then the row into the entry).
+template <int Slots>
+GIO_DEVICE void hand_over(const solve_args& a, const indegree_args& d, const gio::ctx& ctx,
+                          const std::int32_t (&reader)[Slots][entries_per_batch],
+                          const std::int32_t (&before)[Slots][entries_per_batch]) {
+#pragma unroll
+  for (int s = 0; s < Slots; ++s)
+#pragma unroll
+    for (int i = 0; i < entries_per_batch; ++i) {
+      const int owner = reader_pe<push_mode::packed>(a, d, reader[s][i]);
+      if (before[s][i] != 1 || owner == a.pe) continue;
+      const std::uint32_t queued = gio::shmem_atomic_fetch_inc(ctx, d.queue_tail, owner);
+      gio::shmem_p(ctx, d.queue + queued, reader_local<push_mode::packed>(d, reader[s][i]), owner);
+    }
 }
 
 // An entry of this PE's queue for a ready row.
@@ -240,47 +274,56 @@ __global__ void __launch_bounds__(block_threads)
     // 2. Solve the rows (their loads in flight together), publish them, and count them off their
     // readers; the first readers that become ready stay on this lane's slots, the others go on the
     // stack (or the queue when it is full); gio: readers of other PEs go to their owner's queue.
+    // A row's record gives its first batch of entries and of readers; a longer row's later batches
+    // come from CSR (k, e: the next entry and reader there).
     std::int32_t k[slots], end[slots], e[slots], readers_end[slots];
     double left[slots], inv_diag[slots];
-    std::int32_t reader[slots][entries_per_batch];  // the first readers, loaded along with the rows
-    std::uint64_t consumers[slots];  // gio: the PEs to push x to, loaded with the row (a load at publish costs a round trip)
+    std::int32_t column[slots][entries_per_batch], reader[slots][entries_per_batch];
+    double value[slots][entries_per_batch];
+    std::uint64_t consumers[slots];  // gio: the PEs to push x to
 #pragma unroll
     for (int s = 0; s < slots; ++s) {
-      const bool has = row[s] >= 0;
-      if constexpr (distributed) consumers[s] = has ? a.consumers[row[s]] : 0;
-      k[s] = has ? a.row_ptr[row[s]] : 0, end[s] = has ? a.row_ptr[row[s] + 1] : 0;
-      e[s] = has ? d.dep_ptr[row[s]] : 0, readers_end[s] = has ? d.dep_ptr[row[s] + 1] : 0;
-      left[s] = has ? a.rhs[row[s]] : 0.0, inv_diag[s] = has ? a.inv_diag[row[s]] : 0.0;
+      const row_record r = row[s] >= 0 ? d.records[row[s]] : row_record{0, 0, {}, {-1, -1, -1, -1}, {-1, -1, -1, -1}, 0, 0, 0, 0};
+#pragma unroll
+      for (int i = 0; i < entries_per_batch; ++i) column[s][i] = r.col[i], value[s][i] = r.val[i], reader[s][i] = r.reader[i];
+      k[s] = r.entries_begin + entries_per_batch, end[s] = r.entries_end;
+      e[s] = r.readers_begin, readers_end[s] = r.readers_end;
+      left[s] = r.rhs, inv_diag[s] = r.inv_diag;
     }
+    if constexpr (distributed) {  // the PEs of the readers in the record; a longer list's from the host's masks
 #pragma unroll
-    for (int s = 0; s < slots; ++s)
+      for (int s = 0; s < slots; ++s) {
+        consumers[s] = 0;
 #pragma unroll
-      for (int i = 0; i < entries_per_batch; ++i) reader[s][i] = e[s] + i < readers_end[s] ? d.dep_row[e[s] + i] : -1;
+        for (int i = 0; i < entries_per_batch; ++i)
+          if (reader[s][i] >= 0 && reader_pe<Mode>(a, d, reader[s][i]) != a.pe)
+            consumers[s] |= std::uint64_t{1} << reader_pe<Mode>(a, d, reader[s][i]);
+        if (readers_end[s] - e[s] > entries_per_batch) consumers[s] = a.consumers[row[s]];
+      }
+    }
     for (;;) {  // the entries, a batch of each row at a time
-      bool more = false;
-#pragma unroll
-      for (int s = 0; s < slots; ++s) more |= k[s] < end[s];
-      if (!more) break;
-      std::int32_t column[slots][entries_per_batch];
-      double value[slots][entries_per_batch];
       std::uint64_t word[slots][entries_per_batch];
-#pragma unroll
-      for (int s = 0; s < slots; ++s)
-#pragma unroll
-        for (int i = 0; i < entries_per_batch; ++i) {
-          column[s][i] = k[s] + i < end[s] ? a.col[k[s] + i] : -1;
-          value[s][i] = k[s] + i < end[s] ? a.val[k[s] + i] : 0.0;
-        }
 #pragma unroll
       for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i)
           word[s][i] = column[s][i] >= 0 ? poll_x<push_mode::none>(a, column[s][i]) : 0;
+      bool more = false;
 #pragma unroll
       for (int s = 0; s < slots; ++s) {
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i)
           if (column[s][i] >= 0) left[s] -= value[s][i] * as_double(confirmed_x(a, row[s], column[s][i], word[s][i]));
+        more |= k[s] < end[s];
+      }
+      if (!more) break;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) {
+#pragma unroll
+        for (int i = 0; i < entries_per_batch; ++i) {
+          column[s][i] = k[s] + i < end[s] ? a.col[k[s] + i] : -1;
+          value[s][i] = k[s] + i < end[s] ? a.val[k[s] + i] : 0.0;
+        }
         k[s] += entries_per_batch;
       }
     }
@@ -297,30 +340,33 @@ __global__ void __launch_bounds__(block_threads)
 #pragma unroll
     for (int s = 0; s < slots; ++s) kept[s] = -1;
     for (;;) {  // the readers, a batch of each row at a time
+      // The counts of this PE's readers, all in flight together; gio: then the other PEs' readers
+      // (remote fetch_adds) and hand-overs, each in a pass of its own that a lane without them
+      // skips: a call among the local atomics holds them up (round 4: 13% of the solve).
       std::int32_t before[slots][entries_per_batch];
+      bool remote = false;
 #pragma unroll
       for (int s = 0; s < slots; ++s)
 #pragma unroll
-        for (int i = 0; i < entries_per_batch; ++i)
-          before[s][i] = reader[s][i] >= 0 ? count_off<Mode>(a, d, ctx, reader_pe<Mode>(a, d, reader[s][i]),
-                                                             reader_local<Mode>(d, reader[s][i]))
-                                           : 0;
-      bool more = false;
+        for (int i = 0; i < entries_per_batch; ++i) {
+          const bool local = reader[s][i] >= 0 && reader_pe<Mode>(a, d, reader[s][i]) == a.pe;
+          before[s][i] = local ? count_off<Mode>(d, reader_local<Mode>(d, reader[s][i])) : 0;
+          remote |= reader[s][i] >= 0 && !local;
+        }
+      if constexpr (distributed) {
+        if (remote) count_off_remote(a, d, *ctx, reader, before);
+      }
+      bool handover = false;
 #pragma unroll
-      for (int s = 0; s < slots; ++s) {
+      for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i) {
           if (before[s][i] != 1) continue;
-          const std::int32_t ready = reader_local<Mode>(d, reader[s][i]);
-          if constexpr (distributed) {
-            const int owner = reader_pe<Mode>(a, d, reader[s][i]);
-            if (owner != a.pe) {  // the owner's queue
-              const std::uint32_t queued = gio::shmem_atomic_fetch_inc(*ctx, d.queue_tail, owner);
-              gio::shmem_p(*ctx, d.queue + queued, ready, owner);
-              pushed = true;
-              continue;
-            }
+          if (reader_pe<Mode>(a, d, reader[s][i]) != a.pe) {
+            handover = true;
+            continue;
           }
+          const std::int32_t ready = reader_local<Mode>(d, reader[s][i]);
           if (keeping < slots) {
 #pragma unroll
             for (int j = 0; j < slots; ++j)
@@ -334,6 +380,12 @@ __global__ void __launch_bounds__(block_threads)
           else
             platform::st_relaxed_sys(d.queue + queue_entry<Mode>(d), ready);
         }
+      if constexpr (distributed) {
+        if (handover) hand_over(a, d, *ctx, reader, before), pushed = true;
+      }
+      bool more = false;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) {
         e[s] += entries_per_batch;
         more |= e[s] < readers_end[s];
 #pragma unroll

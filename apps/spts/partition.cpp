@@ -108,6 +108,25 @@ dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int 
   return d;
 }
 
+std::vector<row_record> make_row_records(const pe_share& share, const dependents& d) {
+  constexpr int head = row_record::head_entries;
+  std::vector<row_record> records(static_cast<std::size_t>(share.rows()));
+  for (std::int32_t r = 0; r < share.rows(); ++r) {
+    row_record& record = records[static_cast<std::size_t>(r)];
+    record.rhs = share.rhs[r];
+    record.inv_diag = 1.0 / share.diag[r];
+    record.entries_begin = share.row_ptr[r], record.entries_end = share.row_ptr[r + 1];
+    record.readers_begin = d.ptr[r], record.readers_end = d.ptr[r + 1];
+    for (int i = 0; i < head; ++i) {
+      const bool entry = record.entries_begin + i < record.entries_end;
+      record.col[i] = entry ? share.col[record.entries_begin + i] : -1;
+      record.val[i] = entry ? share.val[record.entries_begin + i] : 0.0;
+      record.reader[i] = record.readers_begin + i < record.readers_end ? d.row[record.readers_begin + i] : -1;
+    }
+  }
+  return records;
+}
+
 residual_sums residual_over_owned_rows(const lower_matrix& L, const double* x, const std::vector<double>& b,
                                        const block_cyclic& part, int pe) {
   residual_sums sums;

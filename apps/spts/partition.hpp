@@ -82,6 +82,23 @@ struct dependents {
 // shifted by pe_bits do not fit a reader word.
 dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int pe);
 
+// Everything the indegree kernel reads to solve a row and count it off its readers, in one
+// 96-byte record (three 32-byte sectors): a row's loads then cost 3 sectors of memory traffic
+// instead of one in each of 7 arrays (offsets, entries, values, readers, rhs, diagonal), which is
+// what bounds the kernel on the road class. The first head_entries entries and readers are in the
+// record (column and reader -1, value 0 past the row's); a longer row goes on in CSR.
+struct alignas(32) row_record {
+  static constexpr int head_entries = 4;
+  double rhs, inv_diag;
+  double val[head_entries];
+  std::int32_t col[head_entries];     // global columns
+  std::int32_t reader[head_entries];  // reader words (dependents)
+  std::int32_t entries_begin, entries_end;  // the row's entries in CSR (share.col, share.val)
+  std::int32_t readers_begin, readers_end;  // its readers in dependents::row
+};
+static_assert(sizeof(row_record) == 96, "three 32-byte sectors");
+std::vector<row_record> make_row_records(const pe_share& share, const dependents& d);
+
 // The rows `pe` owns, of residual_sums: each PE checks its own rows with the x it holds.
 residual_sums residual_over_owned_rows(const lower_matrix& L, const double* x, const std::vector<double>& b,
                                        const block_cyclic& part, int pe);

@@ -243,17 +243,17 @@ std::vector<double> reciprocals(const std::vector<double>& values) {
 double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
   const double rows = share.rows(), entries = static_cast<double>(share.col.size());
   return 4.0 * (rows + 1) + 12.0 * entries + 16.0 * rows + (with_consumers ? 8.0 * rows : 0.0) +
-         (indegree ? 4.0 * (rows + 1) + 4.0 * entries + 12.0 * rows : 0.0);
+         (indegree ? 4.0 * entries + (sizeof(row_record) + 12.0) * rows : 0.0);
 }
 
 // What the indegree kernel adds to a share in GPU memory. The counts, the queue and its tail are
 // one block of 2 * capacity + 1 words (capacity: the most rows a PE holds): in gio the symmetric
 // heap, where other PEs count off readers and hand rows over at the same offsets; for single this
 // state's own memory. Building the lists is the host's once-per-matrix setup, reported like the
-// vendor's analysis.
+// vendor's analysis, and so is writing the row records.
 struct indegree_state {
-  indegree_state(const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts)
-      : dep_ptr(d.ptr),
+  indegree_state(const pe_share& share, const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts)
+      : records(make_row_records(share, d)),
         dep_row(d.row),
         roots(d.roots),
         own_counts(symmetric_counts ? 0 : counts_words(capacity)),
@@ -263,13 +263,14 @@ struct indegree_state {
         root_count(static_cast<std::int32_t>(d.roots.size())),
         pe_bits(d.pe_bits) {}
   static std::size_t counts_words(std::int32_t capacity) { return 2 * static_cast<std::size_t>(capacity) + 1; }
-  device_array<std::int32_t> dep_ptr, dep_row, roots, own_counts;
+  device_array<row_record> records;
+  device_array<std::int32_t> dep_row, roots, own_counts;
   device_array<std::uint32_t> books;  // the queue's head, the rows solved and the waves that left (gio)
   std::int32_t* counts;
   std::int32_t capacity, root_count, pe_bits;
   std::uint32_t* queue_tail() const { return reinterpret_cast<std::uint32_t*>(counts + 2 * std::size_t(capacity)); }
   gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave) const {
-    return {dep_ptr.get(), dep_row.get(),   roots.get(),     root_count, pe_bits,   counts,    counts + capacity,
+    return {records.get(), dep_row.get(),   roots.get(),     root_count, pe_bits,   counts,    counts + capacity,
             books.get(),   queue_tail(),    books.get() + 1, books.get() + 2, may_leave, stack_rows};
   }
 };
@@ -328,7 +329,7 @@ class syncfree_solver {
       workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * runtime::multiprocessor_count() / pes_on_gpu));
     if (kernel_ == kernel_choice::indegree) {
       const auto start = clock_type::now();
-      indegree_.emplace(make_dependents(L, part, pe), part.most_local_rows(), symmetric_counts);
+      indegree_.emplace(share, make_dependents(L, part, pe), part.most_local_rows(), symmetric_counts);
       // gio: one wave per multiprocessor's share polls the queue while its PE has rows unsolved.
       pollers_ = opt.pollers > 0 ? opt.pollers : std::max(1, runtime::multiprocessor_count() / pes_on_gpu);
       const int waves = workgroups_ * static_cast<int>(gpu::waves_per_block);

@@ -145,6 +145,61 @@ TEST(Dependents, Figure9OverTwoPes) {
   EXPECT_TRUE(d1.roots.empty());
 }
 
+// A record holds its row's first entries and readers, padded, and where the rest are in CSR.
+TEST(RowRecords, Figure9OverTwoPes) {
+  const lower_matrix L = testing::figure9();
+  const std::vector<double> b{1, 2, 3, 4, 5};
+  const block_cyclic part(5, 2, 2);  // PE 0: rows 0, 1 and 4; PE 1: rows 2 and 3
+  const pe_share share = make_share(L, b, part, 0);
+  const std::vector<row_record> records = make_row_records(share, make_dependents(L, part, 0));
+  ASSERT_EQ(records.size(), 3u);
+  const row_record& x0 = records[0];  // row 0: no entries; read by rows 2 and 3 (PE 1's local 0 and 1)
+  EXPECT_EQ(x0.rhs, 1.0);
+  EXPECT_EQ(x0.inv_diag, 0.5);
+  EXPECT_EQ(std::vector<std::int32_t>(x0.col, x0.col + 4), (std::vector<std::int32_t>{-1, -1, -1, -1}));
+  EXPECT_EQ(std::vector<std::int32_t>(x0.reader, x0.reader + 4), (std::vector<std::int32_t>{0 << 1 | 1, 1 << 1 | 1, -1, -1}));
+  EXPECT_EQ(x0.readers_end - x0.readers_begin, 2);
+  const row_record& x4 = records[2];  // row 4 reads x1 and x3; nothing reads it
+  EXPECT_EQ(x4.rhs, 5.0);
+  EXPECT_EQ(x4.inv_diag, 0.2);
+  EXPECT_EQ(std::vector<std::int32_t>(x4.col, x4.col + 4), (std::vector<std::int32_t>{1, 3, -1, -1}));
+  EXPECT_EQ(std::vector<double>(x4.val, x4.val + 4), (std::vector<double>{-0.25, 1.5, 0.0, 0.0}));
+  EXPECT_EQ(x4.entries_end - x4.entries_begin, 2);
+  EXPECT_EQ(x4.reader[0], -1);
+  EXPECT_EQ(x4.readers_begin, x4.readers_end);
+}
+
+// Rows longer than a record's head: the head is the row's start, the offsets reach the rest.
+TEST(RowRecords, LongRowsGoOnInCsr) {
+  const lower_matrix L = generate(parse_generator_spec("nlpkkt160:0.001"), 3, 2);
+  const std::vector<double> b = make_rhs(L);
+  const block_cyclic part(L.n, 64, 2);
+  const pe_share share = make_share(L, b, part, 1);
+  const dependents d = make_dependents(L, part, 1);
+  const std::vector<row_record> records = make_row_records(share, d);
+  ASSERT_EQ(records.size(), static_cast<std::size_t>(share.rows()));
+  bool long_row = false, long_list = false;
+  for (std::int32_t r = 0; r < share.rows(); ++r) {
+    const row_record& record = records[static_cast<std::size_t>(r)];
+    ASSERT_EQ(record.entries_begin, share.row_ptr[r]);
+    ASSERT_EQ(record.entries_end, share.row_ptr[r + 1]);
+    ASSERT_EQ(record.readers_begin, d.ptr[r]);
+    ASSERT_EQ(record.readers_end, d.ptr[r + 1]);
+    ASSERT_EQ(record.rhs, share.rhs[r]);
+    for (int i = 0; i < row_record::head_entries; ++i) {
+      const bool entry = record.entries_begin + i < record.entries_end;
+      ASSERT_EQ(record.col[i], entry ? share.col[record.entries_begin + i] : -1);
+      ASSERT_EQ(record.val[i], entry ? share.val[record.entries_begin + i] : 0.0);
+      const bool reader = record.readers_begin + i < record.readers_end;
+      ASSERT_EQ(record.reader[i], reader ? d.row[record.readers_begin + i] : -1);
+    }
+    long_row |= record.entries_end - record.entries_begin > row_record::head_entries;
+    long_list |= record.readers_end - record.readers_begin > row_record::head_entries;
+  }
+  EXPECT_TRUE(long_row);   // the test reaches past the heads
+  EXPECT_TRUE(long_list);
+}
+
 // Every row appears in the lists of exactly the rows it reads, on the PEs that own them, so
 // counting a row's entries down once per solved dependency reaches zero exactly when its last one
 // is solved.
