@@ -5,12 +5,12 @@
 // reaches zero. No row waits in a window of rows in flight, which is what costs the polling
 // kernels the road networks (docs/spts.md, "Why the road class misses" and "The indegree kernel").
 //
-// * Work. A lane solves up to LaneRows rows per round (4 by default), their loads in flight together. Rows come from,
-//   in this order: the rows the lane made ready itself in the previous round (a chain stays on its
-//   lane); the wave's stack in shared memory (further rows the wave's lanes made ready); the wave's
-//   range of roots (rows with no strictly lower entry, handed out in tickets); once the roots are
-//   all handed out and the wave holds nothing, the global queue (rows made ready when their wave's
-//   stack was full, and in gio rows handed over by other PEs).
+// * Work. A lane solves up to LaneRows rows per round (--lane-rows, 2 by default), their loads in
+//   flight together. Rows come from, in this order: the rows the lane made ready itself in the
+//   previous round (a chain stays on its lane); the wave's stack in shared memory (further rows the
+//   wave's lanes made ready); the wave's range of roots (rows with no strictly lower entry, handed
+//   out in tickets); once the roots are all handed out and the wave holds nothing, the global queue
+//   (rows made ready when their wave's stack was full, and in gio rows handed over by other PEs).
 // * Solving reads every entry's x once: all are solved when the row is handed out, so nothing is
 //   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
 //   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.

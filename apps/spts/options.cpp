@@ -150,7 +150,7 @@ apps::option_parser make_parser(options* o) {
           });
   p.value("--lane-rows", "N",
           "indegree kernel: rows a lane solves per round, their loads in flight together\n"
-          "(1, 2 or 4; default 4)",
+          "(1, 2 or 4; default 2)",
           [&](const std::string& v) {
             if (v != "1" && v != "2" && v != "4") throw apps::usage_error("--lane-rows: 1, 2 or 4 (got '" + v + "')");
             opt.lane_rows = std::stoi(v);

@@ -33,7 +33,7 @@ struct options {
   std::int32_t rows_per_ticket = 0;
   std::int32_t entries_per_lane = 4;
   std::int32_t backoff_ns = 256;  // slots kernel: longest sleep of a wave that solved nothing
-  int lane_rows = 4;               // indegree kernel: rows a lane solves per round (1, 2 or 4)
+  int lane_rows = 2;               // indegree kernel: rows a lane solves per round (1, 2 or 4; docs/spts.md)
   std::int32_t stack_rows = indegree_stack_rows;  // indegree kernel: ready rows a wave keeps before the global queue
   std::int32_t pollers = 0;  // gio with the indegree kernel: idle waves that poll the queue (0: one per multiprocessor share)
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it

@@ -35,8 +35,8 @@ TEST(Options, KernelChoice) {
   EXPECT_EQ(indegree->kernel, kernel_choice::indegree);
   EXPECT_EQ(indegree->stack_rows, 128);
   EXPECT_EQ(parse({"--gen", "road_usa", "--stack-rows", "0"})->stack_rows, 0);
-  EXPECT_EQ(indegree->lane_rows, 4);
-  EXPECT_EQ(parse({"--gen", "road_usa", "--lane-rows", "2"})->lane_rows, 2);
+  EXPECT_EQ(indegree->lane_rows, 2);
+  EXPECT_EQ(parse({"--gen", "road_usa", "--lane-rows", "4"})->lane_rows, 4);
   // Given, it is kept whatever the matrix's shape.
   EXPECT_EQ(plan_kernel(*indegree, variant::single, {14.1, 15, 1603}, 16, 512).kernel, kernel_choice::indegree);
 }
