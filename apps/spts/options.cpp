@@ -222,7 +222,8 @@ kernel_plan plan_kernel(const options& opt, variant v, const matrix_shape& shape
   if (shape.rows_per_level < static_cast<double>(slots_ticket))  // chains
     return {kernel_choice::rounds, opt.rows_per_ticket > 0 ? opt.rows_per_ticket : 1, opt.workgroups == 0 ? 1 : 0};
   const bool short_rows = shape.longest_row_below_diagonal <= slots_max_row;
-  if (v == variant::single && short_rows && shape.densest_column <= slots_max_row)
+  const bool indegree_runs = v == variant::single || (v == variant::gio && opt.push == push_mode::packed);
+  if (indegree_runs && short_rows && shape.densest_column <= slots_max_row)
     return {kernel_choice::indegree, opt.rows_per_ticket, 0};
   return {short_rows ? kernel_choice::slots : kernel_choice::rounds, opt.rows_per_ticket, 0};
 }

@@ -73,13 +73,14 @@ struct matrix_shape {
 //    14 rows per level, 160 ms with slots, 40.4 ms with 1-row tickets and a full grid of 1320
 //    workgroups, 29.4 ms with 132, cuSPARSE 33.1 ms: the waves that find nothing to solve only
 //    add polls to L2);
-//  - else, for `single`, every row and every column with at most `slots_max_row` strictly lower
-//    entries: indegree (road networks on an H200: 2.12 / 2.87 ms against slots' 10.05 / 16.63 and
-//    cuSPARSE's 1.84 / 2.70; one lane per row and per column, so no hub rows or columns);
+//  - else, for `single` and for `gio` with packed pushes, every row and every column with at most
+//    `slots_max_row` strictly lower entries: indegree (road networks on an H200: `single` 1.44 /
+//    2.79 ms against slots' 10.05 / 16.63 and cuSPARSE's 1.79 / 2.64; `gio` on 1 PE 1.70 against
+//    14.45 ms with slots, on 2 GPUs not yet measured; one lane per row and per column, so no hub
+//    rows or columns);
 //  - else every row with at most `slots_max_row` strictly lower entries: slots;
 //  - else rounds (32-row tickets).
-// The distributed variants keep the polling kernels unless --kernel indegree names it: its remote
-// counts have not been measured against them on two GPUs.
+// gda and ikn keep the polling kernels: a hand-over is a store that must land without a quiet.
 struct kernel_plan {
   kernel_choice kernel;
   std::int32_t rows_per_ticket;

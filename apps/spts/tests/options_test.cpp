@@ -73,9 +73,14 @@ TEST(Options, AutoKernelFollowsTheMatrixShape) {
                         variant v = variant::gio) {
     return plan_kernel(o, v, {rows_per_level, longest, densest}, 16, 512);
   };
-  const kernel_plan road = plan(automatic, 67000, 4);
+  const kernel_plan road = plan(automatic, 67000, 4, 4, variant::gda);
   EXPECT_EQ(road.kernel, kernel_choice::slots);
   EXPECT_EQ(road.rows_per_ticket, 0);
+  // gio with packed pushes: the indegree kernel on the road class, like single; other push modes
+  // and the NIC variants keep the polling kernels (the indegree kernel refuses them).
+  EXPECT_EQ(plan(automatic, 67000, 4).kernel, kernel_choice::indegree);
+  EXPECT_EQ(plan(*parse({"--gen", "road_usa", "--push", "signal"}), 67000, 4).kernel, kernel_choice::slots);
+  EXPECT_EQ(plan(automatic, 67000, 4, 4, variant::ikn).kernel, kernel_choice::slots);
   const kernel_plan asic = plan(automatic, 14.1, 4, 1603);  // chains: latency-bound
   EXPECT_EQ(asic.kernel, kernel_choice::rounds);
   EXPECT_EQ(asic.rows_per_ticket, 1);
@@ -85,7 +90,7 @@ TEST(Options, AutoKernelFollowsTheMatrixShape) {
   EXPECT_EQ(wiki.kernel, kernel_choice::rounds);
   EXPECT_EQ(wiki.rows_per_ticket, 0);
   EXPECT_EQ(plan(automatic, 511, 3).kernel, kernel_choice::rounds);
-  EXPECT_EQ(plan(automatic, 512, 3).kernel, kernel_choice::slots);
+  EXPECT_EQ(plan(automatic, 512, 3, 17).kernel, kernel_choice::slots);  // a hub column
   EXPECT_EQ(plan(automatic, 512, 17).kernel, kernel_choice::rounds);
   // single: the indegree kernel where no row and no column is longer than 16 (road networks).
   EXPECT_EQ(plan(automatic, 67000, 4, 4, variant::single).kernel, kernel_choice::indegree);
