@@ -140,6 +140,9 @@ GIO_DEVICE std::int32_t count_off(const indegree_args& d, std::int32_t local) {
   return atomicAdd_system(d.pending + local, -1);
 }
 
+// An empty slot's record: no entries, no readers.
+GIO_DEVICE row_record no_row() { return {0.0, 0.0, {}, {-1, -1, -1, -1}, {-1, -1, -1, -1}, 0, 0, 0, 0}; }
+
 // gio: the counts of the readers on other PEs, counted off there with remote fetch_adds; `before`
 // as count_off's.
 template <int Slots>
@@ -283,7 +286,7 @@ __global__ void __launch_bounds__(block_threads)
     std::uint64_t consumers[slots];  // gio: the PEs to push x to
 #pragma unroll
     for (int s = 0; s < slots; ++s) {
-      const row_record r = row[s] >= 0 ? d.records[row[s]] : row_record{0, 0, {}, {-1, -1, -1, -1}, {-1, -1, -1, -1}, 0, 0, 0, 0};
+      const row_record r = row[s] >= 0 ? d.records[row[s]] : no_row();
 #pragma unroll
       for (int i = 0; i < entries_per_batch; ++i) column[s][i] = r.col[i], value[s][i] = r.val[i], reader[s][i] = r.reader[i];
       k[s] = r.entries_begin + entries_per_batch, end[s] = r.entries_end;
