@@ -114,9 +114,9 @@ apps::option_parser make_parser(options* o) {
           "        is counted off there with a remote atomic and handed to that PE's queue\n"
           "        (single and gio with --push packed only)\n"
           "auto    rounds with 1-row tickets when a level has fewer rows on average than one\n"
-          "        slots ticket (long chains); else, for single, indegree when no row and no\n"
-          "        column has more than 16 strictly lower entries; else slots when every row\n"
-          "        has at most 16; else rounds",
+          "        slots ticket (long chains); else, for single and for gio with --push\n"
+          "        packed, indegree when no row and no column has more than 16 strictly lower\n"
+          "        entries; else slots when every row has at most 16; else rounds",
           [&](const std::string& v) {
             if (v == "auto")
               opt.kernel = kernel_choice::automatic;
