@@ -84,8 +84,8 @@ dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int 
 
 // Everything the indegree kernel reads to solve a row and count it off its readers, in one
 // 96-byte record (three 32-byte sectors): a row's loads then cost 3 sectors of memory traffic
-// instead of one in each of 7 arrays (offsets, entries, values, readers, rhs, diagonal), which is
-// what bounds the kernel on the road class. The first head_entries entries and readers are in the
+// instead of one in each of 7 arrays (row offsets, columns, values, readers' offsets, readers, rhs,
+// diagonal), which is what bounds the kernel on the road class. The first head_entries entries and readers are in the
 // record (column and reader -1, value 0 past the row's); a longer row goes on in CSR.
 struct alignas(32) row_record {
   static constexpr int head_entries = 4;
