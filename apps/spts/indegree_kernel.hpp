@@ -283,7 +283,7 @@ __global__ void __launch_bounds__(block_threads)
     double left[slots], inv_diag[slots];
     std::int32_t column[slots][entries_per_batch], reader[slots][entries_per_batch];
     double value[slots][entries_per_batch];
-    std::uint64_t consumers[slots];  // gio: the PEs to push x to
+    std::uint64_t consumers[slots];  // gio: the PEs to push x to, loaded with the record (a load at publish costs a round trip)
 #pragma unroll
     for (int s = 0; s < slots; ++s) {
       const row_record r = row[s] >= 0 ? d.records[row[s]] : no_row();
@@ -292,17 +292,7 @@ __global__ void __launch_bounds__(block_threads)
       k[s] = r.entries_begin + entries_per_batch, end[s] = r.entries_end;
       e[s] = r.readers_begin, readers_end[s] = r.readers_end;
       left[s] = r.rhs, inv_diag[s] = r.inv_diag;
-    }
-    if constexpr (distributed) {  // the PEs of the readers in the record; a longer list's from the host's masks
-#pragma unroll
-      for (int s = 0; s < slots; ++s) {
-        consumers[s] = 0;
-#pragma unroll
-        for (int i = 0; i < entries_per_batch; ++i)
-          if (reader[s][i] >= 0 && reader_pe<Mode>(a, d, reader[s][i]) != a.pe)
-            consumers[s] |= std::uint64_t{1} << reader_pe<Mode>(a, d, reader[s][i]);
-        if (readers_end[s] - e[s] > entries_per_batch) consumers[s] = a.consumers[row[s]];
-      }
+      if constexpr (distributed) consumers[s] = row[s] >= 0 ? a.consumers[row[s]] : 0;
     }
     for (;;) {  // the entries, a batch of each row at a time
       std::uint64_t word[slots][entries_per_batch];
