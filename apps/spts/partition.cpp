@@ -40,6 +40,20 @@ std::int32_t default_block(std::int32_t n, int pes) {
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(spread, smallest, largest));
 }
 
+std::int32_t most_path_crossings(const lower_matrix& L, const block_cyclic& part) {
+  std::vector<std::int32_t> crossings(static_cast<std::size_t>(L.n), 0);  // most on a path ending at the row
+  std::int32_t most = 0;
+  for (std::int32_t row = 0; row < L.n; ++row) {
+    const int owner = part.owner(row);
+    std::int32_t here = 0;
+    for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
+      here = std::max(here, crossings[L.col[k]] + (part.owner(L.col[k]) != owner ? 1 : 0));
+    crossings[row] = here;
+    most = std::max(most, here);
+  }
+  return most;
+}
+
 pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe) {
   pe_share share;
   const std::int32_t rows = part.local_rows(pe);

@@ -61,6 +61,13 @@ struct pe_share {
   std::int32_t rows() const { return static_cast<std::int32_t>(diag.size()); }
 };
 
+// The most times a dependency path changes PE under `part`: on any path of rows each reading the
+// one before, how many consecutive pairs have different owners. Each such step waits for a value
+// (and, in the indegree kernel, a count-off and a hand-over) to cross the link, so this times a
+// remote operation's latency bounds what the distribution adds to the critical path (the matrix's
+// levels bound the rest). Computed like the levels, in one pass over L in row order.
+std::int32_t most_path_crossings(const lower_matrix& L, const block_cyclic& part);
+
 // Throws std::length_error when the PE's entries do not fit 32-bit offsets.
 pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe);
 

@@ -161,6 +161,7 @@ struct measurement {
   std::vector<double> ms;
   double residual = 0, difference = 0;  // relative residual; max |x - x_cpu| / max |x_cpu|
   std::int64_t pushes = 0, remote_entries = 0;
+  std::int32_t path_crossings = -1;  // distributed variants: most_path_crossings (PE 0 only)
   double analysis_ms = std::numeric_limits<double>::quiet_NaN();
 
   double median() const {
@@ -713,7 +714,8 @@ const std::vector<std::string> csv_columns{"matrix",      "rows",
                                            "max_ms",      "gflops",
                                            "residual",    "max_rel_difference",
                                            "pushes",      "remote_entries",
-                                           "analysis_ms", "kernel"};
+                                           "analysis_ms", "kernel",
+                                           "path_crossings"};
 
 void report(const job& j, const matrix_stats& stats, const measurement& m, const std::vector<measurement>& earlier,
             apps::csv_appender* csv) {
@@ -732,9 +734,10 @@ void report(const job& j, const matrix_stats& stats, const measurement& m, const
   std::printf("%-8s %4d %4d %12.4f %12.4f %12.4f %9.2f %10.2e%s\n", name(m.which), m.pes, m.gpus, median, m.fastest(),
               m.slowest(), gflops, m.residual, speedups.c_str());
   if (is_distributed(m.which))
-    std::printf("         push %s, block %s rows: %s x values pushed per solve, %s of %s entries read a remote row\n",
+    std::printf("         push %s, block %s rows: %s x values pushed per solve, %s of %s entries read a remote row, "
+                "at most %s PE changes on a dependency path of at most %s rows\n",
                 name(m.push), grouped(m.block).c_str(), grouped(m.pushes).c_str(), grouped(m.remote_entries).c_str(),
-                grouped(j.prob.L.strict_nnz()).c_str());
+                grouped(j.prob.L.strict_nnz()).c_str(), grouped(m.path_crossings).c_str(), grouped(stats.levels).c_str());
   if (m.which == variant::vendor)
     std::printf("         %s, analysis %.3f ms (not in the solve time)\n", vendor_solver::name(), m.analysis_ms);
   std::fflush(stdout);
@@ -763,7 +766,8 @@ void report(const job& j, const matrix_stats& stats, const measurement& m, const
             std::to_string(m.pushes),
             std::to_string(m.remote_entries),
             number(m.analysis_ms),
-            m.kernel});
+            m.kernel,
+            m.path_crossings < 0 ? std::string() : std::to_string(m.path_crossings)});
 }
 
 // ---- the program ------------------------------------------------------------------------------
@@ -897,6 +901,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
       }
       apps::agree(comm, cause, apps::exit_usage);
       done.push_back(measure_syncfree(vj, v, *part));
+      if (pe == 0) done.back().path_crossings = most_path_crossings(prob->L, *part);
     }
     report(j, stats, done.back(), done, csv.get());
   }

@@ -59,6 +59,19 @@ TEST(BlockCyclic, DefaultBlock) {
   EXPECT_EQ(default_block(320000, 4), 5000);
 }
 
+TEST(BlockCyclic, PathCrossings) {
+  // Figure 9's path 0 -> 3 -> 4 changes PE twice in 2-row blocks (PE 0, 1, 0) and in 1-row ones.
+  const lower_matrix fig9 = testing::figure9();
+  EXPECT_EQ(most_path_crossings(fig9, block_cyclic(5, 2, 2)), 2);
+  EXPECT_EQ(most_path_crossings(fig9, block_cyclic(5, 1, 2)), 2);
+  EXPECT_EQ(most_path_crossings(fig9, block_cyclic(5, 5, 1)), 0);
+  // A chain of 10 rows in 3-row blocks crosses at every block edge (2|3, 5|6, 8|9), with any PE count.
+  const lower_matrix chain = testing::bidiagonal(10);
+  EXPECT_EQ(most_path_crossings(chain, block_cyclic(10, 3, 2)), 3);
+  EXPECT_EQ(most_path_crossings(chain, block_cyclic(10, 3, 4)), 3);
+  EXPECT_EQ(most_path_crossings(chain, block_cyclic(10, 10, 1)), 0);
+}
+
 TEST(Share, Figure9OnTwoPes) {
   // Blocks of 2 rows: PE 0 owns rows 0, 1, 4; PE 1 owns rows 2, 3.
   const lower_matrix L = testing::figure9();
