@@ -283,7 +283,8 @@ __global__ void __launch_bounds__(block_threads)
     double left[slots], inv_diag[slots];
     std::int32_t column[slots][entries_per_batch], reader[slots][entries_per_batch];
     double value[slots][entries_per_batch];
-    std::uint64_t consumers[slots];  // gio: the PEs to push x to, loaded with the record (a load at publish costs a round trip)
+    std::uint64_t consumers[slots];  // gio: the PEs to push x to, loaded with the record (a load at publish costs a
+                                     // round trip); on one PE none, and no load (2% of the solve, session 17 round 5)
 #pragma unroll
     for (int s = 0; s < slots; ++s) {
       const row_record r = row[s] >= 0 ? d.records[row[s]] : no_row();
@@ -292,7 +293,7 @@ __global__ void __launch_bounds__(block_threads)
       k[s] = r.entries_begin + entries_per_batch, end[s] = r.entries_end;
       e[s] = r.readers_begin, readers_end[s] = r.readers_end;
       left[s] = r.rhs, inv_diag[s] = r.inv_diag;
-      if constexpr (distributed) consumers[s] = row[s] >= 0 ? a.consumers[row[s]] : 0;
+      if constexpr (distributed) consumers[s] = row[s] >= 0 && a.pes > 1 ? a.consumers[row[s]] : 0;
     }
     for (;;) {  // the entries, a batch of each row at a time
       std::uint64_t word[slots][entries_per_batch];

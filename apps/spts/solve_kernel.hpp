@@ -30,6 +30,7 @@
 #include <cstdint>
 
 #include "gio/device.hpp"
+#include "divisor.hpp"
 #include "gio/platform/strong.hpp"
 #include "variants.hpp"
 
@@ -82,6 +83,7 @@ struct solve_args {
   round_stats* stats;              // zero before the solve
   std::int32_t rows;               // local rows
   std::int32_t block, pes, pe;     // block-cyclic layout (single: block = rows, pes = 1)
+  divisor by_block;                // block, to divide by with a multiply (global_row)
   std::int32_t rows_per_ticket;
   std::int32_t entries_per_lane;
   std::uint64_t timeout_ns;
@@ -111,8 +113,8 @@ GIO_DEVICE double as_double(std::uint64_t bits) { return platform::bit_cast<doub
 GIO_DEVICE std::uint64_t as_bits(double value) { return platform::bit_cast<std::uint64_t>(value); }
 
 GIO_DEVICE std::int32_t global_row(const solve_args& a, std::int32_t local) {
-  const std::int32_t local_block = local / a.block;
-  return (local_block * a.pes + a.pe) * a.block + local % a.block;
+  const std::int32_t local_block = a.by_block.quotient(local);
+  return (local_block * a.pes + a.pe) * a.block + (local - local_block * a.block);
 }
 
 // Lanes a row of `length` entries needs: a power of two giving each lane <= entries_per_lane.

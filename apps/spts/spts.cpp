@@ -315,6 +315,7 @@ class syncfree_solver {
                             part.block(),
                             part.pes(),
                             pe,
+                            divisor(part.block()),
                             rows_per_ticket,
                             opt.entries_per_lane,
                             static_cast<std::uint64_t>(opt.timeout_seconds * 1e9),
