@@ -15,9 +15,10 @@
 //   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
 //   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.
 //   A row's record (row_record, partition.hpp) holds its first entries and readers, its rhs and
-//   diagonal: one 96-byte load per row instead of one from each of seven arrays. The kernel is
-//   bound by memory traffic on the road class, and that took road_central from 2.11 to 1.88 ms
-//   (4 rows per lane) on an H200 (docs/results/session16, rounds 1-2).
+//   diagonal: one 96-byte load per row instead of one from each of seven arrays. That took
+//   road_central from 2.11 to 1.88 ms (4 rows per lane) on an H200 (docs/results/session16,
+//   rounds 1-2). On the road class the solve is bound by its busiest wave's rounds (about the
+//   matrix's levels) times a round's latency: half the rows take 88% of the time (session 17).
 // * Order, without fences. A lane stores x[r] (in gio: and pushes it to the PEs that read it) and
 //   then decrements its readers' counts with no fence between: the counts only say when to read.
 //   x[r] is value and flag in one 8-byte word (`unsolved` until the store lands, as in the polling
