@@ -27,7 +27,7 @@ class divisor {
     magic_ = static_cast<std::uint32_t>(((std::uint64_t{1} << shift_) + static_cast<std::uint64_t>(d) - 1) /
                                         static_cast<std::uint64_t>(d));
   }
-  std::int32_t value() const { return value_; }
+  GIO_HOST_DEVICE_INLINE std::int32_t value() const { return value_; }
   // n >= 0.
   GIO_HOST_DEVICE_INLINE std::int32_t quotient(std::int32_t n) const {
     return static_cast<std::int32_t>((static_cast<std::uint64_t>(n) * magic_) >> shift_);

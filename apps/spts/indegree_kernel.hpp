@@ -125,12 +125,12 @@ GIO_DEVICE std::int32_t queued_row(const solve_args& a, const indegree_args& d, 
 template <push_mode Mode>
 GIO_DEVICE int reader_pe(const solve_args& a, const indegree_args& d, std::int32_t word) {
   if constexpr (Mode == push_mode::none) return a.pe;
-  return word & ((1 << d.pe_bits) - 1);
+  return reader_word_pe(word, d.pe_bits);
 }
 template <push_mode Mode>
 GIO_DEVICE std::int32_t reader_local(const indegree_args& d, std::int32_t word) {
   if constexpr (Mode == push_mode::none) return word;
-  return word >> d.pe_bits;
+  return reader_word_local(word, d.pe_bits);
 }
 
 // Counts one solved entry off the count of a reader on this PE; returns the count before. gio: at

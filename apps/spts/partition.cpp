@@ -113,7 +113,7 @@ dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int 
   d.row.resize(static_cast<std::size_t>(ptr[rows]));
   std::vector<std::int32_t> fill(d.ptr.begin(), d.ptr.end() - 1);
   for (std::int32_t row = 0; row < L.n; ++row) {  // rows in increasing order, so each list is increasing
-    const std::int32_t word = part.local_index(row) << d.pe_bits | part.owner(row);
+    const std::int32_t word = reader_word(part.local_index(row), part.owner(row), d.pe_bits);
     for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
       if (part.owner(L.col[k]) == pe) d.row[fill[part.local_index(L.col[k])]++] = word;
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gio/platform/host_device.hpp"
 #include "matrix.hpp"
 
 namespace spts {
@@ -77,13 +78,16 @@ pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const b
 // vendor's analysis, but with no level sets: the kernel finds the order at run time. A reader is
 // one word, its owner's local number shifted left by pe_bits above the owner PE (the kernel reads
 // both without a division; one PE: pe_bits 0, the word is the row).
+GIO_HOST_DEVICE_INLINE std::int32_t reader_word(std::int32_t local, int pe, int pe_bits) { return local << pe_bits | pe; }
+GIO_HOST_DEVICE_INLINE int reader_word_pe(std::int32_t word, int pe_bits) { return word & ((1 << pe_bits) - 1); }
+GIO_HOST_DEVICE_INLINE std::int32_t reader_word_local(std::int32_t word, int pe_bits) { return word >> pe_bits; }
 struct dependents {
   std::vector<std::int32_t> ptr;  // local rows + 1: local row r's readers are row[ptr[r] .. ptr[r + 1])
   std::vector<std::int32_t> row;  // reader words
   std::vector<std::int32_t> roots;
   int pe_bits = 0;  // bits that number the PEs
-  int reader_pe(std::int32_t word) const { return word & ((1 << pe_bits) - 1); }
-  std::int32_t reader_local(std::int32_t word) const { return word >> pe_bits; }
+  int reader_pe(std::int32_t word) const { return reader_word_pe(word, pe_bits); }
+  std::int32_t reader_local(std::int32_t word) const { return reader_word_local(word, pe_bits); }
 };
 // Throws std::length_error when the readers do not fit 32-bit offsets, or a PE's local numbers
 // shifted by pe_bits do not fit a reader word.
@@ -92,8 +96,8 @@ dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int 
 // Everything the indegree kernel reads to solve a row and count it off its readers, in one
 // 96-byte record (three 32-byte sectors): a row's loads then cost 3 sectors of memory traffic
 // instead of one in each of 7 arrays (row offsets, columns, values, readers' offsets, readers, rhs,
-// diagonal), which is what bounds the kernel on the road class. The first head_entries entries and readers are in the
-// record (column and reader -1, value 0 past the row's); a longer row goes on in CSR.
+// diagonal), with fewer dependent loads in a round. The first head_entries entries and readers are
+// in the record (column and reader -1, value 0 past the row's); a longer row goes on in CSR.
 struct alignas(32) row_record {
   static constexpr int head_entries = 4;
   double rhs, inv_diag;

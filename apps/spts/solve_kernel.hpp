@@ -82,8 +82,8 @@ struct solve_args {
   stall_report* stall;             // {0, -1, 0, -1} before the solve
   round_stats* stats;              // zero before the solve
   std::int32_t rows;               // local rows
-  std::int32_t block, pes, pe;     // block-cyclic layout (single: block = rows, pes = 1)
-  divisor by_block;                // block, to divide by with a multiply (global_row)
+  divisor block;                   // block-cyclic layout (single: block = rows, pes = 1); a divisor,
+  std::int32_t pes, pe;            // so that dividing by it is a multiply (global_row)
   std::int32_t rows_per_ticket;
   std::int32_t entries_per_lane;
   std::uint64_t timeout_ns;
@@ -113,8 +113,7 @@ GIO_DEVICE double as_double(std::uint64_t bits) { return platform::bit_cast<doub
 GIO_DEVICE std::uint64_t as_bits(double value) { return platform::bit_cast<std::uint64_t>(value); }
 
 GIO_DEVICE std::int32_t global_row(const solve_args& a, std::int32_t local) {
-  const std::int32_t local_block = a.by_block.quotient(local);
-  return (local_block * a.pes + a.pe) * a.block + (local - local_block * a.block);
+  return (a.block.quotient(local) * a.pes + a.pe) * a.block.value() + a.block.remainder(local);
 }
 
 // Lanes a row of `length` entries needs: a power of two giving each lane <= entries_per_lane.
@@ -214,7 +213,7 @@ __global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio:
 
     for (std::int32_t start = first; start < last;) {
       // Plan the sub-chunk: rows start.. of one block (so they are consecutive globally too).
-      const std::int64_t block_end = (static_cast<std::int64_t>(start) / a.block + 1) * a.block;
+      const std::int64_t block_end = (static_cast<std::int64_t>(a.block.quotient(start)) + 1) * a.block.value();
       std::int32_t available = static_cast<std::int32_t>((block_end < last ? block_end : last) - start);
       if (available > static_cast<std::int32_t>(wave_size)) available = wave_size;
       if (lane == 0) ws.too_small = 0, ws.completed = 0, ws.waiting_for = -1;
