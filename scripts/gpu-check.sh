@@ -217,6 +217,16 @@ if [ "$sanitizer" = 1 ]; then
     'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/ReduceRounds.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*' 16
   step sanitizer-synccheck sanitize synccheck \
     'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/ReduceRounds.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*'
+  # The work-stealing kernel (docs/worksteal.md) with tiny queues, so that releases, acquires,
+  # steals, spills and both epochs all run: memcheck on UTS T3 (spawning), racecheck (the local
+  # queue's shared memory) on memset.
+  ws_tiny=(--threads 32 --local-queue 64 --public-queue 64 --max-steal 4 --workers 8 --warmup 0 --repeats 1 --quiet)
+  step sanitizer-worksteal-memcheck env GIO_SYMMETRIC_SIZE=256M timeout 300 "$(command -v mpirun)" --oversubscribe -np 2 \
+    compute-sanitizer --tool memcheck --error-exitcode 1 "$build/apps/worksteal/worksteal" --workload uts --tree T3 \
+    --variant ws,static "${ws_tiny[@]}"
+  step sanitizer-worksteal-racecheck env GIO_SYMMETRIC_SIZE=256M timeout 300 "$(command -v mpirun)" --oversubscribe -np 2 \
+    compute-sanitizer --tool racecheck --error-exitcode 1 "$build/apps/worksteal/worksteal" --workload memset \
+    --tasks 20000 --variant ws "${ws_tiny[@]}"
   # initcheck needs the PEs on separate GPUs: with two on one GPU, each process's initcheck counts
   # the peer heap it imported as never written, since the peer's writes happen in another process.
   # Seen on one H200 (session 13): init's probe load of the owner's probe word, which init checks

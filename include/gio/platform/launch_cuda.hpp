@@ -29,4 +29,21 @@ inline launch_status launch_cooperative(const void* kernel, dim3 grid, dim3 bloc
   return cudaLaunchCooperativeKernel(kernel, grid, block, args, dynamic_shmem, stream);
 }
 
+// Device memory and mapped host memory for header-only host code built by the GPU compiler
+// (the work-stealing runtime's host part, gio/ws.hpp).
+inline launch_status gpu_malloc(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+inline launch_status gpu_free(void* p) { return cudaFree(p); }
+inline launch_status gpu_copy(void* dst, const void* src, std::size_t bytes) {
+  return cudaMemcpy(dst, src, bytes, cudaMemcpyDefault);
+}
+inline launch_status gpu_fill(void* dst, int byte, std::size_t bytes) { return cudaMemset(dst, byte, bytes); }
+inline launch_status gpu_synchronize() { return cudaDeviceSynchronize(); }
+inline launch_status gpu_last_error() { return cudaGetLastError(); }
+// Pins `bytes` of host memory at `p` and maps it into every GPU; *device is this GPU's address of it.
+inline launch_status host_register_mapped(void* p, std::size_t bytes, void** device) {
+  const cudaError_t s = cudaHostRegister(p, bytes, cudaHostRegisterMapped | cudaHostRegisterPortable);
+  return s != cudaSuccess ? s : cudaHostGetDevicePointer(device, p, 0);
+}
+inline launch_status host_unregister(void* p) { return cudaHostUnregister(p); }
+
 }  // namespace gio::platform

@@ -29,4 +29,21 @@ inline launch_status launch_cooperative(const void* kernel, dim3 grid, dim3 bloc
   return hipLaunchCooperativeKernel(kernel, grid, block, args, static_cast<unsigned>(dynamic_shmem), stream);
 }
 
+// Device memory and mapped host memory for header-only host code built by the GPU compiler
+// (the work-stealing runtime's host part, gio/ws.hpp).
+inline launch_status gpu_malloc(void** p, std::size_t bytes) { return hipMalloc(p, bytes); }
+inline launch_status gpu_free(void* p) { return hipFree(p); }
+inline launch_status gpu_copy(void* dst, const void* src, std::size_t bytes) {
+  return hipMemcpy(dst, src, bytes, hipMemcpyDefault);
+}
+inline launch_status gpu_fill(void* dst, int byte, std::size_t bytes) { return hipMemset(dst, byte, bytes); }
+inline launch_status gpu_synchronize() { return hipDeviceSynchronize(); }
+inline launch_status gpu_last_error() { return hipGetLastError(); }
+// Pins `bytes` of host memory at `p` and maps it into every GPU; *device is this GPU's address of it.
+inline launch_status host_register_mapped(void* p, std::size_t bytes, void** device) {
+  const hipError_t s = hipHostRegister(p, bytes, hipHostRegisterMapped | hipHostRegisterPortable);
+  return s != hipSuccess ? s : hipHostGetDevicePointer(device, p, 0);
+}
+inline launch_status host_unregister(void* p) { return hipHostUnregister(p); }
+
 }  // namespace gio::platform

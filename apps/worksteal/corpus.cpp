@@ -1,0 +1,90 @@
+#include "corpus.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace worksteal {
+namespace {
+
+// splitmix64: a stateless hash, so document i's content depends on (seed, i) alone.
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+double unit(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 1.0) / 9007199254740993.0; }
+
+constexpr std::uint64_t scale_run = 512;  // documents sharing a size scale
+
+}  // namespace
+
+corpus synthetic_corpus(std::uint64_t documents, const std::string& word, std::uint64_t seed, std::uint32_t max_length,
+                        std::uint32_t plant_every) {
+  if (word.empty()) throw std::runtime_error("the search word is empty");
+  corpus c;
+  c.offsets.reserve(documents + 1);
+  c.offsets.push_back(0);
+  double scale = 1;
+  for (std::uint64_t d = 0; d < documents; ++d) {
+    // Skewed twice: a scale per run of documents (sources of very different sizes: 1x to 32x,
+    // most near 1x), so that equal contiguous shares hold very different work, and a heavy tail
+    // per document (10 / u^1.3 bytes times the scale, capped).
+    if (d % scale_run == 0) {
+      const double v = unit(mix(seed ^ (d / scale_run) * 0x9E3779B97F4A7C15ULL));
+      scale = std::pow(2.0, 5.0 * v * v * v);
+    }
+    std::uint64_t state = mix(seed * 0x100000001B3ULL ^ d);
+    const double length = std::min<double>(max_length, scale * 10.0 / std::pow(unit(state), 1.3));
+    const auto n = static_cast<std::size_t>(std::max<double>(length, static_cast<double>(word.size())));
+    const std::size_t start = c.text.size();
+    c.text.resize(start + n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % 8 == 0) state = mix(state);
+      const unsigned r = static_cast<unsigned>(state >> (8 * (i % 8))) & 0xff;
+      // Words of a few letters from the first half of the alphabet: a word of the second half
+      // (the default "worksteal" is not) only appears where planted.
+      c.text[start + i] = r % 6 == 0 ? ' ' : static_cast<char>('a' + r % 13);
+    }
+    state = mix(state);
+    if (state % plant_every == 0) {
+      const std::size_t at = static_cast<std::size_t>(mix(state) % (n - word.size() + 1));
+      std::memcpy(&c.text[start + at], word.data(), word.size());
+    }
+    c.offsets.push_back(c.text.size());
+  }
+  return c;
+}
+
+corpus read_corpus(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open the file for reading");
+  corpus c;
+  c.offsets.push_back(0);
+  std::string line;
+  while (std::getline(in, line)) {
+    c.text.insert(c.text.end(), line.begin(), line.end());
+    c.offsets.push_back(c.text.size());
+  }
+  if (in.bad()) throw std::runtime_error(path + ": read error");
+  if (c.documents() == 0) throw std::runtime_error(path + ": no document (one per line)");
+  return c;
+}
+
+bool document_contains(const corpus& c, std::uint64_t i, const std::string& word) {
+  const char* begin = c.text.data() + c.offsets[i];
+  const char* end = c.text.data() + c.offsets[i + 1];
+  return std::search(begin, end, word.begin(), word.end()) != end;
+}
+
+std::uint64_t count_containing(const corpus& c, const std::string& word) {
+  std::uint64_t n = 0;
+  for (std::uint64_t i = 0; i < c.documents(); ++i) n += document_contains(c, i, word);
+  return n;
+}
+
+}  // namespace worksteal

@@ -1,0 +1,73 @@
+// worksteal of a build without a GPU (GIO_GPU=none): the cpu variant alone, with the same options,
+// checks and report as the GPU build, so CI runs the workloads' references and checks.
+#include <mpi.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include "common/failure.hpp"
+#include "common/options.hpp"
+#include "options.hpp"
+#include "reference.hpp"
+
+int main(int argc, char** argv) {
+  apps::set_program_name(argv[0]);
+  return apps::run_mpi_main(argc, argv, MPI_THREAD_SINGLE, [&](MPI_Comm comm) {
+    using namespace worksteal;
+    int pe = 0, pes = 1;
+    MPI_Comm_rank(comm, &pe);
+    MPI_Comm_size(comm, &pes);
+    options opt;
+    std::string help, cause;
+    const uts::named_tree* tree = nullptr;
+    try {
+      if (!parse_options(argc, argv, opt, help)) {
+        if (pe == 0) std::fputs(help.c_str(), stdout);
+        return 0;
+      }
+      for (variant v : opt.variants)
+        if (v != variant::cpu)
+          throw apps::usage_error(std::string("--variant ") + name_of(v) + ": this build has no GPU (GIO_GPU=none): only cpu");
+      if (opt.work == workload::uts && !(tree = uts::find_tree(opt.tree)))
+        throw apps::usage_error("--tree: unknown tree '" + opt.tree + "' (one of " + uts::tree_names() + ")");
+    } catch (const apps::usage_error& e) {
+      cause = std::string(e.what()) + " (worksteal --help lists the options)";
+    }
+    apps::agree(comm, cause, apps::exit_usage);
+    std::optional<corpus> text;
+    std::uint64_t expected = 0;
+    if (pe == 0 && opt.work == workload::contains) {
+      try {
+        text = opt.corpus_file.empty() ? synthetic_corpus(opt.documents, opt.word) : read_corpus(opt.corpus_file);
+        expected = count_containing(*text, opt.word);
+      } catch (const std::exception& e) {
+        cause = e.what();
+      }
+    }
+    apps::agree(comm, cause, apps::exit_usage);
+    std::vector<run_figures> runs;
+    for (int i = 0; i < opt.warmup + opt.repeats; ++i) {
+      run_figures fig;
+      std::string wrong;
+      if (pe == 0) {
+        if (opt.work == workload::memset) wrong = cpu_memset(opt.tasks, fig);
+        if (opt.work == workload::uts) wrong = cpu_uts(*tree, fig);
+        if (opt.work == workload::contains) wrong = cpu_contains(*text, opt.word, expected, fig);
+      }
+      apps::agree(comm, wrong.empty() ? "" : "cpu: " + wrong);
+      if (i >= opt.warmup) runs.push_back(fig);
+    }
+    if (pe == 0) {
+      const std::uint64_t items = opt.work == workload::memset ? opt.tasks
+                                  : opt.work == workload::uts  ? tree->nodes
+                                                               : text->documents();
+      if (!opt.quiet) print_header();
+      std::unique_ptr<apps::csv_appender> csv;
+      if (!opt.csv.empty()) csv = std::make_unique<apps::csv_appender>(opt.csv, csv_columns());
+      report(machine{pes, 0, "none"}, opt, variant::cpu, items,
+             opt.work == workload::memset ? "tasks" : opt.work == workload::uts ? "nodes" : "documents", runs, csv.get());
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,23 @@
+// The serial CPU reference of each workload (the `cpu` variant) and the checks every variant's
+// result goes through. Plain C++: the GPU-less build runs these alone.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "corpus.hpp"
+#include "report.hpp"
+#include "uts_cpu.hpp"
+#include "uts_trees.hpp"
+
+namespace worksteal {
+
+// "" when right, else what is wrong; fig.result gets what was seen.
+std::string judge_uts(const uts::named_tree& tree, const uts::tree_count& counted, run_figures& fig);
+std::string judge_contains(std::uint64_t hits, std::uint64_t expected, run_figures& fig);
+
+// One timed serial run on this process (fig.seconds, executed, result).
+std::string cpu_memset(std::uint64_t tasks, run_figures& fig);
+std::string cpu_uts(const uts::named_tree& tree, run_figures& fig);
+std::string cpu_contains(const corpus& c, const std::string& word, std::uint64_t expected, run_figures& fig);
+
+}  // namespace worksteal

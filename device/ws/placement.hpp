@@ -1,0 +1,93 @@
+// Where the public queues and termination words live, and how a worker reaches another PE's:
+// one small interface the worker is written against (MGWS thesis §4.7). Every operation on a
+// queue word, the owner's own included, goes through it, so a word is only ever updated one way
+// (gio's atomics; docs/memory-model.md, "Work stealing").
+//   symmetric_queues  the symmetric heap: peers through gio (load/store over NVLink/xGMI/PCIe, or gda)
+//   host_queues       one pinned host area of the node, mapped into every GPU: plain system-scope
+//                     atomics and loads (the thesis's multi-GPU design, a baseline)
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gio/device.hpp"
+#include "gio/device/ws/layout.hpp"
+#include "gio/platform/platform.hpp"
+#include "gio/platform/strong.hpp"
+
+namespace gio::ws {
+
+class symmetric_queues {
+ public:
+  GIO_DEVICE symmetric_queues(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
+  GIO_DEVICE const ctx& context() const { return c_; }
+  GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }
+  // The same symmetric address names the word on every PE; `pe` picks the PE.
+  GIO_DEVICE queue_header* header(int, unsigned worker) const {
+    return reinterpret_cast<queue_header*>(cfg_.queues) + worker;
+  }
+  GIO_DEVICE task* ring(int, unsigned worker) const {
+    return reinterpret_cast<task*>(cfg_.queues + cfg_.ring_offset) + std::size_t{worker} * cfg_.public_capacity;
+  }
+  GIO_DEVICE termination_words* term(int) const { return cfg_.term_words; }
+  GIO_DEVICE std::uint64_t fetch(std::uint64_t* w, int pe) const { return shmem_ctx_uint64_atomic_fetch(c_, w, pe); }
+  GIO_DEVICE std::uint64_t fetch_add(std::uint64_t* w, std::uint64_t v, int pe) const {
+    return shmem_ctx_uint64_atomic_fetch_add(c_, w, v, pe);
+  }
+  GIO_DEVICE std::uint64_t fetch_or(std::uint64_t* w, std::uint64_t v, int pe) const {
+    return shmem_ctx_uint64_atomic_fetch_or(c_, w, v, pe);
+  }
+  GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int pe) const { shmem_ctx_uint64_atomic_add(c_, w, v, pe); }
+  GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int pe) const { shmem_ctx_uint64_atomic_set(c_, w, v, pe); }
+  // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory.
+  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int pe) const {
+    shmem_ctx_getmem_wg(c_, dst, src, std::size_t{n} * sizeof(task), pe);
+  }
+  // This thread's (and, after a workgroup barrier, its group's) earlier loads and stores are
+  // ordered before its later stores and atomics, at every PE (release; gda: completed).
+  GIO_DEVICE void fence() const { shmem_ctx_fence(c_); }
+
+ private:
+  const ctx& c_;
+  const run_config& cfg_;
+};
+
+class host_queues {
+ public:
+  GIO_DEVICE host_queues(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
+  GIO_DEVICE const ctx& context() const { return c_; }
+  GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }
+  GIO_DEVICE queue_header* header(int pe, unsigned worker) const {
+    return reinterpret_cast<queue_header*>(cfg_.queues + std::size_t(pe) * cfg_.pe_stride) + worker;
+  }
+  GIO_DEVICE task* ring(int pe, unsigned worker) const {
+    return reinterpret_cast<task*>(cfg_.queues + std::size_t(pe) * cfg_.pe_stride + cfg_.ring_offset) +
+           std::size_t{worker} * cfg_.public_capacity;
+  }
+  GIO_DEVICE termination_words* term(int pe) const {
+    return reinterpret_cast<termination_words*>(reinterpret_cast<char*>(cfg_.term_words) + std::size_t(pe) * cfg_.term_stride);
+  }
+  GIO_DEVICE std::uint64_t fetch(std::uint64_t* w, int) const { return platform::ld_relaxed_sys(w); }
+  GIO_DEVICE std::uint64_t fetch_add(std::uint64_t* w, std::uint64_t v, int) const {
+    return platform::atomic_rmw_sys_bits<platform::rmw::add>(w, v);
+  }
+  GIO_DEVICE std::uint64_t fetch_or(std::uint64_t* w, std::uint64_t v, int) const {
+    return platform::atomic_rmw_sys_bits<platform::rmw::or_>(w, v);
+  }
+  GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int) const {
+    platform::atomic_rmw_sys_bits<platform::rmw::add>(w, v);
+  }
+  GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int) const { platform::st_relaxed_sys(w, v); }
+  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int) const {
+    const unsigned words = n * (sizeof(task) / 16);
+    for (unsigned i = platform::thread_in_wg(); i < words; i += platform::wg_size())
+      reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];  // after the thief's acquire
+    platform::wg_barrier();
+  }
+  GIO_DEVICE void fence() const { platform::fence_acq_rel_system(); }
+
+ private:
+  const ctx& c_;
+  const run_config& cfg_;
+};
+
+}  // namespace gio::ws

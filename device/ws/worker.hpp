@@ -1,0 +1,566 @@
+// The worker: one per workgroup of a persistent kernel (MGWS thesis §5.1, Listing 5), written
+// once against a placement (placement.hpp). Its threads run up to one task each per phase from
+// the local queue in shared memory; thread 0 moves tasks between the local queue, the spill
+// stack, the public queue, the initial set and victims, and does the termination detection.
+// docs/worksteal.md argues the protocol; docs/memory-model.md ("Work stealing") its ordering.
+#pragma once
+#include <cstdint>
+
+#include "gio/device/ws/placement.hpp"
+#include "gio/device/ws/sws.hpp"
+#include "gio/device/ws/task.hpp"
+
+namespace gio::ws {
+
+// What a task gets besides the program: spawn(value) adds a task to this worker's local queue;
+// context() is the worker's gio context; tally / tally_max accumulate the program's own counts
+// per thread (summed into worker_stats).
+template <class List> class spawner {
+ public:
+  GIO_DEVICE spawner(const ctx& c, task* local, std::uint32_t* count, std::uint32_t capacity, task* spill,
+                     std::uint32_t spill_used, std::uint32_t spill_capacity, std::uint32_t* error)
+      : ctx_(c), local_(local), count_(count), capacity_(capacity), spill_(spill), spill_used_(spill_used),
+        spill_capacity_(spill_capacity), error_(error) {}
+
+  // The worker's gio context, for tasks that communicate (puts, atomics on other PEs' memory).
+  GIO_DEVICE const ctx& context() const { return ctx_; }
+
+  template <class T> GIO_DEVICE void spawn(const T& value) { push(make_task<List>(value)); }
+  GIO_DEVICE void tally(int i, std::uint64_t v) { tally_[i] += v; }
+  GIO_DEVICE void tally_max(std::uint64_t v) { tally_max_ = v > tally_max_ ? v : tally_max_; }
+
+  GIO_DEVICE void push(const task& t) {
+    const std::uint32_t slot = atomicAdd(count_, 1u);
+    if (slot < capacity_) {
+      local_[slot] = t;
+      return;
+    }
+    const std::uint32_t spill_slot = spill_used_ + (slot - capacity_);
+    if (spill_slot < spill_capacity_) {
+      spill_[spill_slot] = t;
+    } else {
+      atomicCAS(error_, 0u, static_cast<std::uint32_t>(run_error::spill_overflow));
+    }
+  }
+
+  std::uint64_t tally_[2] = {0, 0};
+  std::uint64_t tally_max_ = 0;
+
+ private:
+  const ctx& ctx_;
+  task* local_;
+  std::uint32_t* count_;
+  std::uint32_t capacity_;
+  task* spill_;
+  std::uint32_t spill_used_;
+  std::uint32_t spill_capacity_;
+  std::uint32_t* error_;
+};
+
+namespace detail {
+
+// What thread 0 planned for the whole workgroup.
+enum class plan : std::uint32_t { execute, from_spill, from_initial, release, acquire, steal, wait, exit };
+
+struct worker_state {  // in shared memory
+  plan next;
+  std::uint32_t local_count;
+  std::uint32_t spill_count;
+  std::uint32_t error;
+  std::uint32_t copy_count;
+  std::uint32_t copy_from;      // ring position, spill index
+  std::uint64_t chunk_first;    // first initial task of the chunk being loaded
+  std::uint64_t share_next;     // fixed-share mode: this worker's next initial task
+  std::uint64_t share_end;      // and the end of its share
+  std::int32_t victim_pe;
+  std::uint32_t victim_worker;
+  std::uint32_t victim_epoch;
+  std::uint32_t head;           // position after this worker's last public task
+  std::uint32_t idle;           // counted idle by the termination detection
+  std::uint32_t failed_steals;  // in a row
+  std::uint32_t just_released;  // the last plan was a release: execute next
+  std::uint32_t initial_done;   // this PE's initial set is exhausted (it stays so)
+  std::uint32_t publish_tail;   // the live region to publish after a copy
+  std::uint32_t publish_count;
+  std::uint64_t claimed[2];     // per epoch of this worker's queue: tasks thieves claimed (cumulative)
+  std::uint64_t rng;
+  std::uint64_t tally[2];
+  std::uint64_t tally_max;
+  std::uint64_t executed;
+  std::uint64_t publish_word;   // the metadata to publish after a copy
+  worker_stats stats;
+};
+
+GIO_DEVICE std::uint64_t next_random(std::uint64_t& s) {  // xorshift64*
+  s ^= s >> 12;
+  s ^= s << 25;
+  s ^= s >> 27;
+  return s * 0x2545F4914F6CDD1DULL;
+}
+
+// All threads: n tasks, 16 bytes per thread per step.
+GIO_DEVICE void copy_tasks(task* dst, const task* src, std::uint32_t n) {
+  for (unsigned i = platform::thread_in_wg(); i < 2 * n; i += platform::wg_size())
+    reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
+}
+
+template <class Program, class Queues> class worker {
+ public:
+  using list = typename Program::tasks;
+
+  GIO_DEVICE worker(const Program& program, const run_config& cfg, const Queues& q, worker_state& s, task* local,
+                    std::uint32_t* seen_empty)
+      : p_(program), cfg_(cfg), q_(q), s_(s), local_(local), seen_empty_(seen_empty), me_(platform::wg_id()),
+        my_pe_(q.my_pe()), leader_(platform::thread_in_wg() == 0) {}
+
+  GIO_DEVICE void run() {
+    start();
+    for (;;) {
+      if (leader_) decide();
+      platform::wg_barrier();
+      const plan next = s_.next;
+      if (next == plan::exit) break;
+      switch (next) {
+        case plan::execute: execute_phase(); break;
+        case plan::from_spill:
+          copy_tasks(local_, spill() + s_.copy_from, s_.copy_count);
+          break;
+        case plan::from_initial:
+          for (unsigned i = platform::thread_in_wg(); i < s_.copy_count; i += platform::wg_size())
+            local_[i] = p_.initial(s_.chunk_first + i);
+          break;
+        case plan::release: copy_release(); break;
+        case plan::acquire: copy_ring_to_local(q_.ring(my_pe_, me_), s_.copy_from, s_.copy_count); break;
+        case plan::steal: copy_steal(); break;
+        default: break;
+      }
+      platform::wg_barrier();
+      if (leader_) finish(next);
+    }
+    finish_run();
+  }
+
+ private:
+  GIO_DEVICE std::uint32_t total_workers() const { return cfg_.workers * cfg_.pes; }
+  GIO_DEVICE task* spill() const { return cfg_.spill + std::size_t{me_} * cfg_.spill_capacity; }
+  GIO_DEVICE queue_header* my_header() const { return q_.header(my_pe_, me_); }
+  GIO_DEVICE bool stealing() const { return cfg_.sched == scheduling::stealing; }
+
+  GIO_DEVICE void start() {
+    const std::uint32_t words = (total_workers() + 31) / 32;
+    for (unsigned i = platform::thread_in_wg(); i < words; i += platform::wg_size()) seen_empty_[i] = 0;
+    if (leader_) {
+      s_ = worker_state{};
+      s_.rng = cfg_.seed ^ (0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(my_pe_) * cfg_.workers + me_ + 1));
+      if (!stealing()) {  // this worker's equal share of the initial set
+        s_.share_next = cfg_.initial_count * me_ / cfg_.workers;
+        s_.share_end = cfg_.initial_count * (me_ + 1) / cfg_.workers;
+      }
+      atomicMin(reinterpret_cast<unsigned long long*>(&cfg_.timestamps[0]),
+                static_cast<unsigned long long>(platform::timer_ns()));
+    }
+    platform::wg_barrier();
+  }
+
+  // ---- thread 0: what the workgroup does next ----
+  GIO_DEVICE void decide() {
+    if (s_.error == 0) s_.error = platform::ld_relaxed_sys(cfg_.error);  // another worker failed: stop too
+    if (s_.error) {
+      s_.next = plan::exit;
+      return;
+    }
+    if (s_.local_count > 0) {
+      // After a release, one phase at least: a release that found no room must not repeat forever.
+      const bool release = stealing() && !s_.just_released && should_release();
+      s_.just_released = release;
+      s_.next = release ? plan::release : plan::execute;
+      if (release) lock_for_release();
+      return;
+    }
+    if (s_.spill_count > 0) {
+      s_.copy_count = min_u32(s_.spill_count, cfg_.local_capacity / 2);
+      s_.copy_from = s_.spill_count - s_.copy_count;
+      s_.next = plan::from_spill;
+      return;
+    }
+    if (stealing() && try_acquire()) return;
+    if (claim_initial()) return;
+    if (!stealing()) { s_.next = plan::exit; return; }
+    if (try_steal()) return;
+    idle_step();
+  }
+
+  GIO_DEVICE static std::uint32_t min_u32(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
+  GIO_DEVICE static std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
+
+  GIO_DEVICE sws_word my_word() const { return sws_unpack(q_.fetch(&my_header()->meta, my_pe_)); }
+  GIO_DEVICE std::uint32_t remaining(const sws_word& w) const {
+    return w.count - sws_stolen(w.count, w.steals, cfg_.max_steal);
+  }
+
+  // Share work when the local queue is filling up, or when the public queue ran dry and more than
+  // a phase's worth is left, but not while this PE's initial set still feeds its idle workers
+  // (each release and acquire costs the worker a lock, a wait and a fence).
+  GIO_DEVICE bool should_release() {
+    const std::uint32_t n = s_.local_count;
+    if (n >= cfg_.local_capacity - cfg_.local_capacity / 4) return true;
+    if (n <= platform::wg_size() || !initial_exhausted()) return false;
+    return remaining(my_word()) == 0;
+  }
+  GIO_DEVICE bool initial_exhausted() {
+    if (!s_.initial_done)
+      s_.initial_done = platform::ld_relaxed_sys(reinterpret_cast<std::uint64_t*>(cfg_.initial_next)) >= cfg_.initial_count;
+    return s_.initial_done;
+  }
+
+  // Locks this worker's queue and closes its epoch: the tasks thieves claimed in it are recorded
+  // (claimed[epoch]); returns the word as it was, and the epoch's live region in tail/count.
+  GIO_DEVICE sws_word lock_and_close(std::uint32_t& live_tail, std::uint32_t& live_count) {
+    const sws_word w = sws_unpack(q_.fetch_or(&my_header()->meta, sws_lock_bit, my_pe_));
+    const std::uint32_t stolen = sws_stolen(w.count, w.steals, cfg_.max_steal);
+    s_.claimed[w.epoch] += stolen;
+    live_tail = sws_advance(w.tail, stolen);
+    live_count = w.count - stolen;
+    return w;
+  }
+
+  // Until thieves of `epoch` finished copying what they claimed (they add to completed[epoch]).
+  GIO_DEVICE void wait_completions(std::uint32_t epoch) {
+    std::uint64_t* word = &my_header()->completed[epoch];
+    const std::uint64_t want = s_.claimed[epoch];
+    const std::uint64_t started = cfg_.wait_timeout_ns ? platform::timer_ns() : 0;
+    for (;;) {
+      const std::uint64_t seen = q_.fetch(word, my_pe_);
+      if (seen >= want) break;
+      if (cfg_.wait_timeout_ns && platform::timer_ns() - started > cfg_.wait_timeout_ns) {
+        printf("gio: PE %d: gio::ws worker %u: waited %llu ns for thieves of epoch %u: %llu of %llu tasks copied\n",
+               my_pe_, me_, static_cast<unsigned long long>(cfg_.wait_timeout_ns), epoch,
+               static_cast<unsigned long long>(seen), static_cast<unsigned long long>(want));
+        fail(run_error::wait_timeout, seen);
+        break;
+      }
+    }
+    platform::fence_acq_rel_system();  // their reads of the ring happen-before our rewrites
+  }
+
+  // Opens the next epoch with the live region tail/count (unlocking the queue). The caller made
+  // its ring writes visible first (fence), so a thief that sees the count sees the tasks.
+  GIO_DEVICE void publish(const sws_word& closed, std::uint32_t tail, std::uint32_t count) {
+    sws_word next;
+    next.tail = tail;
+    next.count = count;
+    next.epoch = closed.epoch ^ 1u;
+    q_.set(&my_header()->meta, sws_pack(next), my_pe_);
+  }
+
+  GIO_DEVICE void lock_for_release() {
+    std::uint32_t tail, count;
+    const sws_word w = lock_and_close(tail, count);
+    wait_completions(w.epoch ^ 1u);  // the epoch we open next: its old region is free again
+    // In flight now: only the closed epoch's claims, from w.tail on.
+    const std::uint32_t used = sws_distance(w.tail, s_.head);
+    const std::uint32_t space = cfg_.public_capacity > used ? cfg_.public_capacity - used : 0;
+    s_.copy_count = min_u32(s_.local_count / 2, space);
+    s_.copy_from = s_.head;
+    s_.publish_word = sws_pack(w);
+    s_.publish_tail = tail;
+    s_.publish_count = count;
+  }
+
+  GIO_DEVICE bool try_acquire() {
+    if (remaining(my_word()) == 0) return false;
+    std::uint32_t tail, count;
+    const sws_word w = lock_and_close(tail, count);
+    // Half of what is left (thesis §4.4): thieves keep finding work while the owner runs the rest.
+    const std::uint32_t take = min_u32((count + 1) / 2, cfg_.local_capacity / 2);
+    s_.head = (s_.head - take) & sws_position_mask;
+    s_.copy_from = s_.head;
+    s_.copy_count = take;
+    s_.publish_word = sws_pack(w);
+    s_.publish_tail = tail;
+    s_.publish_count = count - take;
+    s_.next = plan::acquire;
+    return true;
+  }
+
+  GIO_DEVICE bool claim_initial() {
+    std::uint64_t first, end, chunk = cfg_.local_capacity / 2;
+    if (stealing()) {  // a chunk of this PE's initial set, shared by its workers
+      if (initial_exhausted()) return false;
+      // Guided self-scheduling: chunks shrink with what is left, down to one phase's worth, so
+      // the workers of a PE run out of initial tasks at about the same time.
+      const std::uint64_t next = platform::ld_relaxed_sys(reinterpret_cast<std::uint64_t*>(cfg_.initial_next));
+      const std::uint64_t guided = (cfg_.initial_count - min_u64(next, cfg_.initial_count)) / (2 * cfg_.workers);
+      chunk = guided < chunk ? (guided > platform::wg_size() ? guided : platform::wg_size()) : chunk;
+      first = atomicAdd(cfg_.initial_next, static_cast<unsigned long long>(chunk));
+      end = first + chunk < cfg_.initial_count ? first + chunk : cfg_.initial_count;
+      if (first >= end) return false;
+    } else {  // the next chunk of this worker's own share
+      first = s_.share_next;
+      if (first >= s_.share_end) return false;
+      end = first + chunk < s_.share_end ? first + chunk : s_.share_end;
+      s_.share_next = end;
+    }
+    s_.chunk_first = first;
+    s_.copy_count = static_cast<std::uint32_t>(end - first);
+    s_.next = plan::from_initial;
+    return true;
+  }
+
+  GIO_DEVICE bool seen_empty(std::uint32_t id) const { return (seen_empty_[id / 32] >> (id % 32)) & 1u; }
+  GIO_DEVICE void mark_empty(std::uint32_t id, bool empty) {
+    const std::uint32_t bit = 1u << (id % 32);
+    seen_empty_[id / 32] = empty ? seen_empty_[id / 32] | bit : seen_empty_[id / 32] & ~bit;
+  }
+
+  // A victim: on this PE with probability same_gpu_bias, else on another PE of the node with
+  // probability same_node_bias, else anywhere else.
+  GIO_DEVICE void pick_victim(int& pe, std::uint32_t& worker) {
+    const std::uint64_t r = next_random(s_.rng);
+    const std::uint32_t others = cfg_.pes - 1;
+    const bool local_ok = cfg_.workers > 1;
+    bool here = others == 0 || (local_ok && static_cast<std::uint32_t>(r & 0xffff) < cfg_.same_gpu_bias);
+    if (here) {
+      pe = my_pe_;
+      worker = static_cast<std::uint32_t>((r >> 32) % (cfg_.workers - 1));
+      worker += worker >= me_;
+      return;
+    }
+    const std::uint32_t far = others - cfg_.near_count;
+    const bool near = cfg_.near_count > 0 && (far == 0 || static_cast<std::uint32_t>((r >> 16) & 0xffff) < cfg_.same_node_bias);
+    const std::uint32_t index = near ? static_cast<std::uint32_t>((r >> 32) % cfg_.near_count)
+                                     : cfg_.near_count + static_cast<std::uint32_t>((r >> 32) % far);
+    pe = cfg_.near_pes[index];
+    worker = static_cast<std::uint32_t>(next_random(s_.rng) % cfg_.workers);
+  }
+
+  GIO_DEVICE bool try_steal() {
+    if (total_workers() < 2) return false;
+    int pe;
+    std::uint32_t worker;
+    pick_victim(pe, worker);
+    const std::uint32_t id = static_cast<std::uint32_t>(pe) * cfg_.workers + worker;
+    const int distance = cfg_.pe_distance[pe];
+    std::uint64_t* meta = &q_.header(pe, worker)->meta;
+    // Steal damping (SWS): a victim last seen empty is looked at before its counter is touched.
+    if (seen_empty(id)) {
+      const sws_word w = sws_unpack(q_.fetch(meta, pe));
+      if (w.locked || remaining(w) == 0) {
+        ++s_.stats.damped;
+        return false;
+      }
+    }
+    ++s_.stats.steal_attempts[distance];
+    const sws_word w = sws_unpack(q_.fetch_add(meta, sws_steal_increment, pe));
+    platform::fence_acq_rel_system();  // the tasks the owner published before this word
+    if (w.locked) return false;
+    const sws_slice slice = sws_steal_slice(w.count, w.steals, cfg_.max_steal);
+    mark_empty(id, slice.size == 0);
+    if (slice.size == 0) return false;
+    ++s_.stats.steal_successes[distance];
+    s_.stats.stolen_tasks[distance] += slice.size;
+    s_.victim_pe = pe;
+    s_.victim_worker = worker;
+    s_.victim_epoch = w.epoch;
+    s_.copy_from = sws_advance(w.tail, slice.offset);
+    s_.copy_count = slice.size;
+    s_.next = plan::steal;
+    return true;
+  }
+
+  // Nothing anywhere this worker looked. Count it idle once (after closing its queue and waiting
+  // for every claim on it to be copied: thesis §5.6.3), then watch for global termination.
+  GIO_DEVICE void idle_step() {
+    s_.next = plan::wait;
+    if (!s_.idle) {
+      std::uint32_t tail, count;
+      const sws_word w = lock_and_close(tail, count);
+      if (count != 0) {  // cannot happen (only the owner adds tasks), but never lose them
+        wait_completions(w.epoch ^ 1u);
+        publish(w, tail, count);
+        return;
+      }
+      wait_completions(w.epoch ^ 1u);
+      publish(w, tail, 0);
+      wait_completions(w.epoch);
+      q_.fence();  // the closed queue before the idle count
+      become_idle();
+      s_.idle = 1;
+      ++s_.stats.idle_entries;
+      return;
+    }
+    if (++s_.failed_steals % 2 != 0) return;
+    if (const std::uint64_t code = q_.fetch(&q_.term(0)->abort, 0)) {  // a worker of some PE failed
+      s_.error = static_cast<std::uint32_t>(code);
+      s_.next = plan::exit;
+    } else if (all_idle()) {
+      s_.next = plan::exit;
+    }
+  }
+
+  GIO_DEVICE void become_idle() {
+    termination_words* root = q_.term(0);
+    if (cfg_.term == termination::counter) {
+      q_.add(&root->idle_workers, 1, 0);
+    } else {
+      termination_words* mine = q_.term(my_pe_);
+      if (q_.fetch_add(&mine->idle_workers, 1, my_pe_) + 1 == cfg_.workers) q_.add(&root->idle_pes, 1, 0);
+    }
+  }
+  GIO_DEVICE void regain_work() {
+    termination_words* root = q_.term(0);
+    const std::uint64_t minus_one = ~std::uint64_t{0};
+    if (cfg_.term == termination::counter) {
+      q_.add(&root->idle_workers, minus_one, 0);
+    } else {
+      termination_words* mine = q_.term(my_pe_);
+      if (q_.fetch_add(&mine->idle_workers, minus_one, my_pe_) == cfg_.workers) q_.add(&root->idle_pes, minus_one, 0);
+    }
+  }
+  GIO_DEVICE bool all_idle() {
+    termination_words* root = q_.term(0);
+    if (cfg_.term == termination::counter) return q_.fetch(&root->idle_workers, 0) == total_workers();
+    return q_.fetch(&q_.term(my_pe_)->idle_workers, my_pe_) == cfg_.workers &&
+           q_.fetch(&root->idle_pes, 0) == cfg_.pes;
+  }
+
+  // ---- the whole workgroup ----
+  GIO_DEVICE void execute_phase() {
+    const unsigned rank = platform::thread_in_wg();
+    const std::uint32_t count = s_.local_count;
+    const std::uint32_t n = min_u32(count, platform::wg_size());
+    const std::uint32_t base = count - n;
+    task mine;
+    const bool have = rank < n;
+    if (have) mine = local_[base + rank];
+    platform::wg_barrier();
+    if (leader_) s_.local_count = base;  // spawns go on top of what is left
+    platform::wg_barrier();
+    if (have) {
+      spawner<list> sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count, cfg_.spill_capacity,
+                       &s_.error);
+      if (!run_task<list>(mine, p_, sp)) atomicCAS(&s_.error, 0u, static_cast<std::uint32_t>(run_error::unknown_tag));
+      if (sp.tally_[0]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[0]), sp.tally_[0]);
+      if (sp.tally_[1]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[1]), sp.tally_[1]);
+      if (sp.tally_max_) atomicMax(reinterpret_cast<unsigned long long*>(&s_.tally_max), sp.tally_max_);
+    }
+    if (leader_) s_.executed += n;
+  }
+
+  GIO_DEVICE void copy_ring_to_local(const task* ring, std::uint32_t from, std::uint32_t n) {
+    const std::uint32_t mask = cfg_.public_capacity - 1;
+    for (unsigned i = platform::thread_in_wg(); i < 2 * n; i += platform::wg_size())
+      reinterpret_cast<uint4*>(local_)[i] = reinterpret_cast<const uint4*>(ring + ((from + i / 2) & mask))[i % 2];
+  }
+
+  // The oldest local tasks (the bottom of the stack) to the public ring, the rest down.
+  GIO_DEVICE void copy_release() {
+    const std::uint32_t n = s_.copy_count, left = s_.local_count - n;
+    const std::uint32_t mask = cfg_.public_capacity - 1;
+    task* ring = q_.ring(my_pe_, me_);
+    for (unsigned i = platform::thread_in_wg(); i < 2 * n; i += platform::wg_size())
+      reinterpret_cast<uint4*>(ring + ((s_.copy_from + i / 2) & mask))[i % 2] = reinterpret_cast<const uint4*>(local_)[i];
+    for (std::uint32_t done = 0; done < left; done += platform::wg_size()) {
+      const std::uint32_t i = done + platform::thread_in_wg();
+      task t;
+      if (i < left) t = local_[n + i];
+      platform::wg_barrier();
+      if (i < left) local_[i] = t;
+      platform::wg_barrier();
+    }
+  }
+
+  GIO_DEVICE void copy_steal() {
+    const std::uint32_t n = s_.copy_count, from = s_.copy_from & (cfg_.public_capacity - 1);
+    const std::uint32_t first = min_u32(n, cfg_.public_capacity - from);
+    const task* ring = q_.ring(s_.victim_pe, s_.victim_worker);
+    q_.get_wg(local_, ring + from, first, s_.victim_pe);
+    if (first < n) q_.get_wg(local_ + first, ring, n - first, s_.victim_pe);
+  }
+
+  // ---- thread 0, after the workgroup's copy ----
+  GIO_DEVICE void finish(plan done) {
+    switch (done) {
+      case plan::execute:
+        if (s_.local_count > cfg_.local_capacity) {  // the rest went to the spill stack
+          const std::uint32_t over = s_.local_count - cfg_.local_capacity;
+          s_.spill_count = min_u32(s_.spill_count + over, cfg_.spill_capacity);
+          s_.stats.spilled += over;
+          s_.local_count = cfg_.local_capacity;
+        }
+        if (s_.error) fail(static_cast<run_error>(s_.error), 0);
+        break;
+      case plan::from_spill:
+        s_.spill_count -= s_.copy_count;
+        s_.local_count = s_.copy_count;
+        break;
+      case plan::from_initial: s_.local_count = s_.copy_count; break;
+      case plan::release: {
+        s_.local_count -= s_.copy_count;
+        s_.head = sws_advance(s_.head, s_.copy_count);
+        s_.stats.released += s_.copy_count;
+        q_.fence();  // the ring writes of every thread (after the barrier) before the word
+        publish(sws_unpack(s_.publish_word), s_.publish_tail, s_.publish_count + s_.copy_count);
+        break;
+      }
+      case plan::acquire: {
+        s_.local_count = s_.copy_count;
+        s_.stats.acquired += s_.copy_count;
+        const sws_word w = sws_unpack(s_.publish_word);
+        wait_completions(w.epoch ^ 1u);
+        publish(w, s_.publish_tail, s_.publish_count);
+        break;
+      }
+      case plan::steal: {
+        s_.local_count = s_.copy_count;
+        s_.failed_steals = 0;
+        if (s_.idle) {
+          regain_work();
+          s_.idle = 0;
+        }
+        q_.fence();  // our reads and the termination update before the victim may reuse the slots
+        q_.add(&q_.header(s_.victim_pe, s_.victim_worker)->completed[s_.victim_epoch], s_.copy_count, s_.victim_pe);
+        break;
+      }
+      case plan::wait: platform::sleep_ns(200); break;
+      default: break;
+    }
+  }
+
+  // Records the first error of this PE (worker and detail for the host) and tells every PE's
+  // idle workers to stop; busy workers of this PE stop at their next decision.
+  GIO_DEVICE void fail(run_error e, std::uint64_t detail) {
+    const auto code = static_cast<std::uint32_t>(e);
+    if (atomicCAS(cfg_.error, 0u, code) == 0u) {
+      *cfg_.error_detail = (std::uint64_t{me_} << 32) | (detail & 0xffffffffu);
+      q_.set(&q_.term(0)->abort, code, 0);
+    }
+    s_.error = code;
+  }
+
+  GIO_DEVICE void finish_run() {
+    if (!leader_) return;
+    worker_stats& out = cfg_.stats[me_];
+    out = s_.stats;
+    out.executed = s_.executed;
+    out.tally[0] = s_.tally[0];
+    out.tally[1] = s_.tally[1];
+    out.tally_max = s_.tally_max;
+    atomicMax(reinterpret_cast<unsigned long long*>(&cfg_.timestamps[1]),
+              static_cast<unsigned long long>(platform::timer_ns()));
+  }
+
+  const Program& p_;
+  const run_config& cfg_;
+  const Queues& q_;
+  worker_state& s_;
+  task* local_;
+  std::uint32_t* seen_empty_;
+  const std::uint32_t me_;
+  const int my_pe_;
+  const bool leader_;
+};
+
+}  // namespace detail
+
+}  // namespace gio::ws
