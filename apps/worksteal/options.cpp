@@ -90,6 +90,9 @@ bool parse_options(int argc, const char* const* argv, options& opt, std::string&
           [&](const std::string& v) { opt.spill = parse_u32("--spill", v); });
   p.value("--max-steal", "N", "most tasks one steal takes (default half the local queue)",
           [&](const std::string& v) { opt.max_steal = parse_u32("--max-steal", v); });
+  p.value("--phase-tasks", "N", "tasks a phase runs, taken by whichever thread is free (default: uts one per thread, "
+          "memset and contains half the local queue)",
+          [&](const std::string& v) { opt.phase_tasks = parse_u32("--phase-tasks", v); });
   p.value("--bias", "P", "probability that a victim is on the thief's own GPU (default 0.5)",
           [&](const std::string& v) { opt.bias = parse_probability("--bias", v); });
   p.value("--node-bias", "P", "of the other victims, probability that one is on this node (default 0.9)",

@@ -77,6 +77,7 @@ struct run_config {
   std::uint32_t public_capacity;  // tasks in each public queue (a power of two)
   std::uint32_t spill_capacity;   // tasks in each worker's spill stack (device memory)
   std::uint32_t max_steal;        // most tasks one steal takes
+  std::uint32_t phase_tasks;      // most tasks a phase takes from the local queue
   std::uint32_t same_gpu_bias;    // probability x 65536 that a thief picks a victim on its own GPU
   std::uint32_t same_node_bias;   // of the rest, probability x 65536 that it stays in the node
   termination term;

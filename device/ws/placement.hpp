@@ -66,7 +66,11 @@ class host_queues {
   GIO_DEVICE termination_words* term(int pe) const {
     return reinterpret_cast<termination_words*>(reinterpret_cast<char*>(cfg_.term_words) + std::size_t(pe) * cfg_.term_stride);
   }
-  GIO_DEVICE std::uint64_t fetch(std::uint64_t* w, int) const { return platform::ld_relaxed_sys(w); }
+  // Reads are atomics too: a GPU may perform its atomics on host memory where plain loads do not
+  // look (seen on the 2xH200 machines: completions added by atomics never seen by polling loads).
+  GIO_DEVICE std::uint64_t fetch(std::uint64_t* w, int) const {
+    return platform::atomic_rmw_sys_bits<platform::rmw::or_>(w, std::uint64_t{0});
+  }
   GIO_DEVICE std::uint64_t fetch_add(std::uint64_t* w, std::uint64_t v, int) const {
     return platform::atomic_rmw_sys_bits<platform::rmw::add>(w, v);
   }
@@ -76,7 +80,9 @@ class host_queues {
   GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int) const {
     platform::atomic_rmw_sys_bits<platform::rmw::add>(w, v);
   }
-  GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int) const { platform::st_relaxed_sys(w, v); }
+  GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int) const {
+    platform::atomic_rmw_sys_bits<platform::rmw::exchange>(w, v);
+  }
   GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int) const {
     const unsigned words = n * (sizeof(task) / 16);
     for (unsigned i = platform::thread_in_wg(); i < words; i += platform::wg_size())

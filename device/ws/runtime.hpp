@@ -33,6 +33,37 @@ __global__ void worker_kernel(device_handle h, Program program, run_config cfg) 
   w.run();
 }
 
+// Host placement's probe: every thread of every PE's GPU adds to one word of the node's host
+// area at once; the total says whether GPU atomics on pinned host memory are atomic across GPUs.
+__global__ void probe_host_atomics(std::uint64_t* word, unsigned rounds) {
+  for (unsigned i = 0; i < rounds; ++i) platform::atomic_rmw_sys_bits<platform::rmw::add>(word, std::uint64_t{1});
+}
+// And message passing through it, as the queues use it: workgroup 0 stores a payload (plain
+// store), fences and sets a flag (atomic); workgroup 1 reads the flag (atomic), fences, and must
+// read that round's payload. Counts the rounds where it did not.
+__global__ void probe_host_message_passing(std::uint64_t* payload, std::uint64_t* flag, unsigned rounds,
+                                           unsigned long long* stale) {
+  if (platform::thread_in_wg() != 0) return;
+  constexpr unsigned patience = 1u << 20;  // polls before a round counts as failed (never hang)
+  for (std::uint64_t r = 1; r <= rounds; ++r) {
+    unsigned polls = 0;
+    if (platform::wg_id() == 0) {
+      *reinterpret_cast<volatile std::uint64_t*>(payload) = r;
+      platform::fence_acq_rel_system();
+      platform::atomic_rmw_sys_bits<platform::rmw::exchange>(flag, r);
+      while (platform::atomic_rmw_sys_bits<platform::rmw::or_>(flag, std::uint64_t{0}) != 0 && ++polls < patience) {
+      }
+      if (polls == patience) atomicAdd(stale, 1ull);
+    } else {
+      while (platform::atomic_rmw_sys_bits<platform::rmw::or_>(flag, std::uint64_t{0}) != r && ++polls < patience) {
+      }
+      platform::fence_acq_rel_system();
+      if (*payload != r) atomicAdd(stale, 1ull);
+      platform::atomic_rmw_sys_bits<platform::rmw::exchange>(flag, std::uint64_t{0});
+    }
+  }
+}
+
 struct options {
   int workers = 0;                      // per PE; 0 = as many as can be co-resident on the GPU
   unsigned threads = 256;               // per worker
@@ -40,6 +71,9 @@ struct options {
   std::uint32_t public_capacity = 4096; // tasks per public queue (a power of two, at most 2^20)
   std::uint32_t spill_capacity = 16384; // tasks per worker's spill stack
   std::uint32_t max_steal = 0;          // most tasks one steal takes; 0 = local_capacity / 2
+  std::uint32_t phase_tasks = 0;        // most tasks one phase runs (any free thread takes the
+                                        // next); 0 = threads. More evens out irregular tasks;
+                                        // spawns need room above them in the local queue
   double same_gpu_bias = 0.5;           // probability that a thief's victim is on its own GPU
   double same_node_bias = 0.9;          // of the rest, probability that it is on this node
   termination term = termination::counter;
@@ -51,6 +85,14 @@ struct options {
 
 // run() found that a worker failed: thrown on every PE (the others name the failed PE).
 struct run_failure : error {
+  using error::error;
+};
+// The placement asked for cannot work on this machine (thrown on every PE, at construction).
+struct placement_unsupported : error {
+  using error::error;
+};
+// The options cannot work (thrown on every PE, at construction: every PE checks the same values).
+struct config_error : error {
   using error::error;
 };
 
@@ -84,11 +126,11 @@ template <class Program> class runtime {
   explicit runtime(const options& opt) : opt_(opt) {
     me_ = shmem_my_pe();
     pes_ = opt.pes > 0 ? opt.pes : shmem_n_pes();
-    if (pes_ > shmem_n_pes()) fail("options.pes = " + std::to_string(pes_) + " but only " + std::to_string(shmem_n_pes()) + " PEs run");
+    if (pes_ > shmem_n_pes()) refuse("options.pes = " + std::to_string(pes_) + " but only " + std::to_string(shmem_n_pes()) + " PEs run");
     validate();
     workers_ = agree_on_workers();
     total_ = static_cast<std::uint32_t>(workers_) * static_cast<std::uint32_t>(pes_);
-    if (total_ > 65536) fail("too many workers in all (" + std::to_string(total_) + "; at most 65536)");
+    if (total_ > 65536) refuse("too many workers in all (" + std::to_string(total_) + "; at most 65536)");
     allocate();
   }
   ~runtime() {
@@ -157,6 +199,7 @@ template <class Program> class runtime {
 
  private:
   [[noreturn]] void fail(const std::string& cause) const { throw error(me_, "gio::ws: " + cause); }
+  [[noreturn]] void refuse(const std::string& cause) const { throw config_error(me_, "gio::ws: " + cause); }
 
   // Every PE throws run_failure when a worker of any PE failed: the failed PE with its worker,
   // the others naming it.
@@ -180,14 +223,15 @@ template <class Program> class runtime {
   void validate() const {
     const auto pow2 = [](std::uint32_t v) { return v && !(v & (v - 1)); };
     if (!pow2(opt_.public_capacity) || opt_.public_capacity > sws_max_capacity)
-      fail("public_capacity must be a power of two up to 2^20 (got " + std::to_string(opt_.public_capacity) + ")");
+      refuse("public_capacity must be a power of two up to 2^20 (got " + std::to_string(opt_.public_capacity) + ")");
     if (opt_.local_capacity < 2 * opt_.threads)
-      fail("local_capacity (" + std::to_string(opt_.local_capacity) + ") must hold two phases of " +
+      refuse("local_capacity (" + std::to_string(opt_.local_capacity) + ") must hold two phases of " +
            std::to_string(opt_.threads) + " threads");
-    if (opt_.threads == 0 || opt_.threads > 1024) fail("threads must be 1 to 1024");
-    if (max_steal() > opt_.local_capacity / 2) fail("max_steal must be at most local_capacity / 2");
+    if (opt_.threads == 0 || opt_.threads > 1024) refuse("threads must be 1 to 1024");
+    if (max_steal() > opt_.local_capacity / 2) refuse("max_steal must be at most local_capacity / 2");
+    if (opt_.phase_tasks > opt_.local_capacity) refuse("phase_tasks must be at most local_capacity");
     if (opt_.same_gpu_bias < 0 || opt_.same_gpu_bias > 1 || opt_.same_node_bias < 0 || opt_.same_node_bias > 1)
-      fail("the victim biases are probabilities (0 to 1)");
+      refuse("the victim biases are probabilities (0 to 1)");
   }
   std::uint32_t max_steal() const { return opt_.max_steal ? opt_.max_steal : opt_.local_capacity / 2; }
 
@@ -205,9 +249,9 @@ template <class Program> class runtime {
     int fewest = 0;
     shmem_getmem(&fewest, sym + 1, sizeof fewest, me_);
     shmem_free(sym);
-    if (fewest < 1) fail("not even one worker of " + std::to_string(opt_.threads) + " threads fits on a GPU");
+    if (fewest < 1) refuse("not even one worker of " + std::to_string(opt_.threads) + " threads fits on a GPU");
     if (opt_.workers > fewest)
-      fail(std::to_string(opt_.workers) + " workers per PE cannot all be co-resident: at most " + std::to_string(fewest) +
+      refuse(std::to_string(opt_.workers) + " workers per PE cannot all be co-resident: at most " + std::to_string(fewest) +
            " fit on every GPU at " + std::to_string(opt_.threads) + " threads and " + std::to_string(shared) +
            " bytes of shared memory");
     return opt_.workers > 0 ? opt_.workers : fewest;
@@ -230,6 +274,7 @@ template <class Program> class runtime {
     cfg_.public_capacity = opt_.public_capacity;
     cfg_.spill_capacity = opt_.spill_capacity;
     cfg_.max_steal = max_steal();
+    cfg_.phase_tasks = opt_.phase_tasks ? opt_.phase_tasks : opt_.threads;
     cfg_.same_gpu_bias = static_cast<std::uint32_t>(opt_.same_gpu_bias * 65536.0);
     cfg_.same_node_bias = static_cast<std::uint32_t>(opt_.same_node_bias * 65536.0);
     cfg_.term = opt_.term;
@@ -240,7 +285,7 @@ template <class Program> class runtime {
     cfg_.wait_timeout_ns = shmem_device_handle().wait_timeout_ns;
     if (opt_.where == placement::symmetric) {
       sym_area_ = static_cast<char*>(shmem_align(4096, queue_bytes_ + sizeof(termination_words)));
-      if (!sym_area_) fail("the public queues need " + std::to_string(queue_bytes_ >> 20) + " MiB of symmetric heap");
+      if (!sym_area_) refuse("the public queues need " + std::to_string(queue_bytes_ >> 20) + " MiB of symmetric heap");
       cfg_.queues = sym_area_;
       cfg_.term_words = reinterpret_cast<termination_words*>(sym_area_ + queue_bytes_);
     } else {
@@ -275,7 +320,7 @@ template <class Program> class runtime {
   // memory, mapped into each GPU). Needs every participating PE on this node.
   void map_host_area() {
     const int node_pes = shmem_team_n_pes(SHMEM_TEAM_SHARED);
-    if (node_pes < pes_) fail("placement::host needs every participating PE on one node");
+    if (node_pes < pes_) refuse("placement::host needs every participating PE on one node");
     cfg_.pe_stride = (queue_bytes_ + 4095) / 4096 * 4096;
     cfg_.term_stride = sizeof(termination_words);
     host_bytes_ = cfg_.pe_stride * pes_ + cfg_.term_stride * pes_;
@@ -306,7 +351,51 @@ template <class Program> class runtime {
     detail::check_gpu(platform::host_register_mapped(host_area_, host_bytes_, &device), "pinning the host queue area");
     cfg_.queues = static_cast<char*>(device);
     cfg_.term_words = reinterpret_cast<termination_words*>(static_cast<char*>(device) + cfg_.pe_stride * pes_);
+    probe_host_placement();
+  }
+
+  // The host placement needs GPU atomics on host memory that are atomic across the node's GPUs
+  // (PCIe AtomicOps, or a coherent link). Every participating PE adds to one word at once; a
+  // lost update means they are not, and every PE refuses the placement.
+  void probe_host_placement() {
+    constexpr unsigned blocks = 64, threads = 128, rounds = 64;
+    auto* word = reinterpret_cast<std::uint64_t*>(host_area_ + cfg_.pe_stride * pes_);  // PE 0's termination words
+    if (me_ == 0) *word = 0;
     shmem_barrier_all();
+    if (participating()) {
+      probe_host_atomics<<<blocks, threads>>>(reinterpret_cast<std::uint64_t*>(cfg_.term_words), rounds);
+      detail::check_gpu(platform::gpu_last_error(), "launching the host-atomics probe");
+      detail::check_gpu(platform::gpu_synchronize(), "running the host-atomics probe");
+    }
+    shmem_barrier_all();
+    const std::uint64_t want = std::uint64_t{blocks} * threads * rounds * static_cast<std::uint64_t>(pes_);
+    const std::uint64_t seen = *reinterpret_cast<volatile std::uint64_t*>(word);
+    // Message passing on this PE's own words (its termination words, reset before every run).
+    unsigned long long stale = 0;
+    if (participating()) {
+      auto* mine = reinterpret_cast<termination_words*>(reinterpret_cast<char*>(cfg_.term_words) + cfg_.term_stride * me_);
+      std::memset(host_area_ + cfg_.pe_stride * pes_ + cfg_.term_stride * me_, 0, sizeof(termination_words));
+      unsigned long long* count = device_array<unsigned long long>(1);
+      detail::check_gpu(platform::gpu_fill(count, 0, sizeof *count), "resetting the probe");
+      probe_host_message_passing<<<2, 32>>>(&mine->unused1[0], &mine->unused2[0], 2000, count);
+      detail::check_gpu(platform::gpu_last_error(), "launching the host message-passing probe");
+      detail::check_gpu(platform::gpu_synchronize(), "running the host message-passing probe");
+      detail::check_gpu(platform::gpu_copy(&stale, count, sizeof stale), "reading the probe");
+    }
+    shmem_barrier_all();
+    if (seen != want)
+      throw placement_unsupported(me_, "gio::ws: placement::host: GPU atomics on pinned host memory are not atomic "
+                                       "across this node's GPUs (a probe counted " + std::to_string(seen) + " of " +
+                                       std::to_string(want) + " adds)");
+    unsigned long long* sym = static_cast<unsigned long long*>(shmem_malloc(2 * sizeof(unsigned long long)));
+    shmem_putmem(sym, &stale, sizeof stale, me_);
+    shmem_ulonglong_max_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
+    unsigned long long worst = 0;
+    shmem_getmem(&worst, sym + 1, sizeof worst, me_);
+    shmem_free(sym);
+    if (worst != 0)
+      throw placement_unsupported(me_, "gio::ws: placement::host: a store to pinned host memory was not visible after "
+                                       "a fenced atomic flag in " + std::to_string(worst) + " of 2000 probe rounds");
   }
 
   // This PE's queues and termination words to zero (epoch 0, empty), its counters too.

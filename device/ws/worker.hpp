@@ -75,11 +75,19 @@ struct worker_state {  // in shared memory
   std::int32_t victim_pe;
   std::uint32_t victim_worker;
   std::uint32_t victim_epoch;
+  std::uint32_t victim_distance;  // 0: this GPU, 1: this node, 2: another node
   std::uint32_t head;           // position after this worker's last public task
   std::uint32_t idle;           // counted idle by the termination detection
   std::uint32_t failed_steals;  // in a row
   std::uint32_t just_released;  // the last plan was a release: execute next
-  std::uint32_t initial_done;   // this PE's initial set is exhausted (it stays so)
+  std::uint32_t initial_done;   // this worker saw this PE's initial set exhausted (it stays so)
+  std::uint32_t prefetch_valid; // a chunk claimed during a phase, not loaded yet
+  std::uint32_t grab;           // the next task of the phase to take
+  std::uint64_t prefetch_first;
+  std::uint64_t prefetch_chunk;
+  std::uint64_t initial_seen;   // the claim counter as this worker last saw it
+  std::uint32_t published_count;  // tasks the open epoch began with: thieves only take, so none
+                                  // are left when it is 0 and the word need not be read
   std::uint32_t publish_tail;   // the live region to publish after a copy
   std::uint32_t publish_count;
   std::uint64_t claimed[2];     // per epoch of this worker's queue: tasks thieves claimed (cumulative)
@@ -123,7 +131,7 @@ template <class Program, class Queues> class worker {
       switch (next) {
         case plan::execute: execute_phase(); break;
         case plan::from_spill:
-          copy_tasks(local_, spill() + s_.copy_from, s_.copy_count);
+          copy_tasks(local_ + s_.local_count, spill() + s_.copy_from, s_.copy_count);
           break;
         case plan::from_initial:
           for (unsigned i = platform::thread_in_wg(); i < s_.copy_count; i += platform::wg_size())
@@ -169,6 +177,14 @@ template <class Program, class Queues> class worker {
       s_.next = plan::exit;
       return;
     }
+    // Spilled tasks come back as soon as the local queue runs low, not only once it is empty:
+    // a deep spawning workload would otherwise keep adding to the spill stack until it overflows.
+    if (s_.spill_count > 0 && s_.local_count < cfg_.local_capacity / 4) {
+      s_.copy_count = min_u32(s_.spill_count, cfg_.local_capacity / 2 - s_.local_count);
+      s_.copy_from = s_.spill_count - s_.copy_count;
+      s_.next = plan::from_spill;
+      return;
+    }
     if (s_.local_count > 0) {
       // After a release, one phase at least: a release that found no room must not repeat forever.
       const bool release = stealing() && !s_.just_released && should_release();
@@ -177,12 +193,7 @@ template <class Program, class Queues> class worker {
       if (release) lock_for_release();
       return;
     }
-    if (s_.spill_count > 0) {
-      s_.copy_count = min_u32(s_.spill_count, cfg_.local_capacity / 2);
-      s_.copy_from = s_.spill_count - s_.copy_count;
-      s_.next = plan::from_spill;
-      return;
-    }
+    if (s_.prefetch_valid && claim_initial()) return;
     if (stealing() && try_acquire()) return;
     if (claim_initial()) return;
     if (!stealing()) { s_.next = plan::exit; return; }
@@ -205,13 +216,9 @@ template <class Program, class Queues> class worker {
     const std::uint32_t n = s_.local_count;
     if (n >= cfg_.local_capacity - cfg_.local_capacity / 4) return true;
     if (n <= platform::wg_size() || !initial_exhausted()) return false;
-    return remaining(my_word()) == 0;
+    return s_.published_count == 0 || remaining(my_word()) == 0;
   }
-  GIO_DEVICE bool initial_exhausted() {
-    if (!s_.initial_done)
-      s_.initial_done = platform::ld_relaxed_sys(reinterpret_cast<std::uint64_t*>(cfg_.initial_next)) >= cfg_.initial_count;
-    return s_.initial_done;
-  }
+  GIO_DEVICE bool initial_exhausted() const { return s_.initial_done && !s_.prefetch_valid; }
 
   // Locks this worker's queue and closes its epoch: the tasks thieves claimed in it are recorded
   // (claimed[epoch]); returns the word as it was, and the epoch's live region in tail/count.
@@ -251,6 +258,7 @@ template <class Program, class Queues> class worker {
     next.count = count;
     next.epoch = closed.epoch ^ 1u;
     q_.set(&my_header()->meta, sws_pack(next), my_pe_);
+    s_.published_count = count;
   }
 
   GIO_DEVICE void lock_for_release() {
@@ -268,7 +276,7 @@ template <class Program, class Queues> class worker {
   }
 
   GIO_DEVICE bool try_acquire() {
-    if (remaining(my_word()) == 0) return false;
+    if (s_.published_count == 0 || remaining(my_word()) == 0) return false;
     std::uint32_t tail, count;
     const sws_word w = lock_and_close(tail, count);
     // Half of what is left (thesis §4.4): thieves keep finding work while the owner runs the rest.
@@ -284,20 +292,25 @@ template <class Program, class Queues> class worker {
   }
 
   GIO_DEVICE bool claim_initial() {
-    std::uint64_t first, end, chunk = cfg_.local_capacity / 2;
+    std::uint64_t first, end, chunk;
     if (stealing()) {  // a chunk of this PE's initial set, shared by its workers
-      if (initial_exhausted()) return false;
-      // Guided self-scheduling: chunks shrink with what is left, down to one phase's worth, so
-      // the workers of a PE run out of initial tasks at about the same time.
-      const std::uint64_t next = platform::ld_relaxed_sys(reinterpret_cast<std::uint64_t*>(cfg_.initial_next));
-      const std::uint64_t guided = (cfg_.initial_count - min_u64(next, cfg_.initial_count)) / (2 * cfg_.workers);
-      chunk = guided < chunk ? (guided > platform::wg_size() ? guided : platform::wg_size()) : chunk;
-      first = atomicAdd(cfg_.initial_next, static_cast<unsigned long long>(chunk));
+      if (s_.prefetch_valid) {  // claimed during the last phase (execute_phase)
+        s_.prefetch_valid = 0;
+        first = s_.prefetch_first;
+        chunk = s_.prefetch_chunk;
+      } else {
+        if (s_.initial_done) return false;
+        chunk = initial_chunk();
+        first = atomicAdd(cfg_.initial_next, static_cast<unsigned long long>(chunk));
+      }
+      s_.initial_seen = first + chunk;
       end = first + chunk < cfg_.initial_count ? first + chunk : cfg_.initial_count;
+      if (end >= cfg_.initial_count) s_.initial_done = 1;
       if (first >= end) return false;
     } else {  // the next chunk of this worker's own share
       first = s_.share_next;
       if (first >= s_.share_end) return false;
+      chunk = cfg_.local_capacity / 2;
       end = first + chunk < s_.share_end ? first + chunk : s_.share_end;
       s_.share_next = end;
     }
@@ -306,6 +319,17 @@ template <class Program, class Queues> class worker {
     s_.next = plan::from_initial;
     return true;
   }
+
+  // Guided self-scheduling: chunks shrink with what is left (as this worker last saw the claim
+  // counter), from half the local queue down to one phase's worth, so that a PE's workers run out
+  // of initial tasks at about the same time.
+  GIO_DEVICE std::uint64_t initial_chunk() const {
+    const std::uint64_t most = cfg_.local_capacity / 2, least = min_u64(most, cfg_.phase_tasks);
+    const std::uint64_t left = cfg_.initial_count - min_u64(s_.initial_seen, cfg_.initial_count);
+    const std::uint64_t guided = left / (2 * cfg_.workers);
+    return guided < least ? least : guided > most ? most : guided;
+  }
+
 
   GIO_DEVICE bool seen_empty(std::uint32_t id) const { return (seen_empty_[id / 32] >> (id % 32)) & 1u; }
   GIO_DEVICE void mark_empty(std::uint32_t id, bool empty) {
@@ -352,7 +376,10 @@ template <class Program, class Queues> class worker {
     }
     ++s_.stats.steal_attempts[distance];
     const sws_word w = sws_unpack(q_.fetch_add(meta, sws_steal_increment, pe));
-    platform::fence_acq_rel_system();  // the tasks the owner published before this word
+    // The tasks the owner published before this word. Device scope where the victim runs on this
+    // GPU: the owner's release is system-scope, and an acquire need only cover the releasing thread.
+    if (distance == 0) platform::fence_acq_rel_device();
+    else platform::fence_acq_rel_system();
     if (w.locked) return false;
     const sws_slice slice = sws_steal_slice(w.count, w.steals, cfg_.max_steal);
     mark_empty(id, slice.size == 0);
@@ -362,6 +389,7 @@ template <class Program, class Queues> class worker {
     s_.victim_pe = pe;
     s_.victim_worker = worker;
     s_.victim_epoch = w.epoch;
+    s_.victim_distance = static_cast<std::uint32_t>(distance);
     s_.copy_from = sws_advance(w.tail, slice.offset);
     s_.copy_count = slice.size;
     s_.next = plan::steal;
@@ -425,27 +453,56 @@ template <class Program, class Queues> class worker {
   }
 
   // ---- the whole workgroup ----
+  // The top `phase_tasks` tasks of the local queue, each taken by whichever thread is free next
+  // (irregular tasks do not wait for the slowest of a fixed assignment); spawns go above them and
+  // move down once the phase is over. Thread 0 claims the next initial chunk while the phase runs
+  // if the queue will be empty after it, so the claim's latency hides behind the tasks.
   GIO_DEVICE void execute_phase() {
-    const unsigned rank = platform::thread_in_wg();
     const std::uint32_t count = s_.local_count;
-    const std::uint32_t n = min_u32(count, platform::wg_size());
+    const std::uint32_t n = min_u32(count, cfg_.phase_tasks);
     const std::uint32_t base = count - n;
-    task mine;
-    const bool have = rank < n;
-    if (have) mine = local_[base + rank];
-    platform::wg_barrier();
-    if (leader_) s_.local_count = base;  // spawns go on top of what is left
-    platform::wg_barrier();
-    if (have) {
-      spawner<list> sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count, cfg_.spill_capacity,
-                       &s_.error);
-      if (!run_task<list>(mine, p_, sp)) atomicCAS(&s_.error, 0u, static_cast<std::uint32_t>(run_error::unknown_tag));
-      if (sp.tally_[0]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[0]), sp.tally_[0]);
-      if (sp.tally_[1]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[1]), sp.tally_[1]);
-      if (sp.tally_max_) atomicMax(reinterpret_cast<unsigned long long*>(&s_.tally_max), sp.tally_max_);
+    unsigned long long prefetched = 0;
+    std::uint64_t prefetch_chunk = 0;
+    const bool prefetch = leader_ && stealing() && base == 0 && !s_.initial_done && !s_.prefetch_valid;
+    if (prefetch) {
+      prefetch_chunk = initial_chunk();
+      prefetched = atomicAdd(cfg_.initial_next, static_cast<unsigned long long>(prefetch_chunk));
     }
-    if (leader_) s_.executed += n;
+    spawner<list> sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count,
+                     cfg_.spill_capacity, &s_.error);
+    for (std::uint32_t i = atomicAdd(&s_.grab, 1u); i < n; i = atomicAdd(&s_.grab, 1u))
+      if (!run_task<list>(local_[base + i], p_, sp)) atomicCAS(&s_.error, 0u, static_cast<std::uint32_t>(run_error::unknown_tag));
+    if (sp.tally_[0]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[0]), sp.tally_[0]);
+    if (sp.tally_[1]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[1]), sp.tally_[1]);
+    if (sp.tally_max_) atomicMax(reinterpret_cast<unsigned long long*>(&s_.tally_max), sp.tally_max_);
+    if (prefetch) {
+      s_.prefetch_first = prefetched;
+      s_.prefetch_chunk = prefetch_chunk;
+      s_.prefetch_valid = 1;
+    }
+    platform::wg_barrier();
+    // Spawned tasks [count, top) down to base (through registers: the ranges may overlap).
+    // Every thread reads the count before thread 0 changes it (the barrier after the loop).
+    const std::uint32_t top = min_u32(s_.local_count, cfg_.local_capacity);
+    const std::uint32_t spawned = top - count;
+    for (std::uint32_t done = 0; done < spawned && n > 0; done += platform::wg_size()) {
+      const std::uint32_t i = done + platform::thread_in_wg();
+      task t;
+      if (i < spawned) t = local_[count + i];
+      platform::wg_barrier();
+      if (i < spawned) local_[base + i] = t;
+      platform::wg_barrier();
+    }
+    platform::wg_barrier();
+    if (leader_) {
+      s_.executed += n;
+      s_.grab = 0;
+      s_.spill_count = min_u32(s_.spill_count + (s_.local_count - top), cfg_.spill_capacity);
+      s_.stats.spilled += s_.local_count - top;
+      s_.local_count = base + spawned;
+    }
   }
+
 
   GIO_DEVICE void copy_ring_to_local(const task* ring, std::uint32_t from, std::uint32_t n) {
     const std::uint32_t mask = cfg_.public_capacity - 1;
@@ -482,17 +539,11 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void finish(plan done) {
     switch (done) {
       case plan::execute:
-        if (s_.local_count > cfg_.local_capacity) {  // the rest went to the spill stack
-          const std::uint32_t over = s_.local_count - cfg_.local_capacity;
-          s_.spill_count = min_u32(s_.spill_count + over, cfg_.spill_capacity);
-          s_.stats.spilled += over;
-          s_.local_count = cfg_.local_capacity;
-        }
         if (s_.error) fail(static_cast<run_error>(s_.error), 0);
         break;
       case plan::from_spill:
         s_.spill_count -= s_.copy_count;
-        s_.local_count = s_.copy_count;
+        s_.local_count += s_.copy_count;
         break;
       case plan::from_initial: s_.local_count = s_.copy_count; break;
       case plan::release: {
@@ -518,7 +569,11 @@ template <class Program, class Queues> class worker {
           regain_work();
           s_.idle = 0;
         }
-        q_.fence();  // our reads and the termination update before the victim may reuse the slots
+        // Our reads and the termination update before the victim may reuse the slots (device
+        // scope for a victim on this GPU: the victim reads the completion and, after its own
+        // fence, updates the same termination words, whose RMWs are totally ordered).
+        if (s_.victim_distance == 0) platform::fence_acq_rel_device();
+        else q_.fence();
         q_.add(&q_.header(s_.victim_pe, s_.victim_worker)->completed[s_.victim_epoch], s_.copy_count, s_.victim_pe);
         break;
       }
