@@ -453,7 +453,38 @@ template <class Program, class Queues> class worker {
   }
 
   // ---- the whole workgroup ----
-  // The top `phase_tasks` tasks of the local queue, each taken by whichever thread is free next
+  // At most one task per thread: each thread takes its task first, so spawns may reuse the
+  // phase's slots (a spawning workload keeps all of the local queue's room).
+  GIO_DEVICE void execute_one_each(std::uint32_t n, std::uint32_t base) {
+    const unsigned rank = platform::thread_in_wg();
+    task mine;
+    if (rank < n) mine = local_[base + rank];
+    platform::wg_barrier();
+    if (leader_) s_.local_count = base;
+    platform::wg_barrier();
+    if (rank < n) {
+      spawner<list> sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count,
+                       cfg_.spill_capacity, &s_.error);
+      if (!run_task<list>(mine, p_, sp)) atomicCAS(&s_.error, 0u, static_cast<std::uint32_t>(run_error::unknown_tag));
+      add_tallies(sp);
+    }
+    platform::wg_barrier();
+    if (leader_) {
+      s_.executed += n;
+      const std::uint32_t top = min_u32(s_.local_count, cfg_.local_capacity);
+      s_.spill_count = min_u32(s_.spill_count + (s_.local_count - top), cfg_.spill_capacity);
+      s_.stats.spilled += s_.local_count - top;
+      s_.local_count = top;
+    }
+  }
+
+  template <class Spawner> GIO_DEVICE void add_tallies(const Spawner& sp) {
+    if (sp.tally_[0]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[0]), sp.tally_[0]);
+    if (sp.tally_[1]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[1]), sp.tally_[1]);
+    if (sp.tally_max_) atomicMax(reinterpret_cast<unsigned long long*>(&s_.tally_max), sp.tally_max_);
+  }
+
+  // More tasks than threads: the top `phase_tasks` tasks of the local queue, each taken by whichever thread is free next
   // (irregular tasks do not wait for the slowest of a fixed assignment); spawns go above them and
   // move down once the phase is over. Thread 0 claims the next initial chunk while the phase runs
   // if the queue will be empty after it, so the claim's latency hides behind the tasks.
@@ -461,6 +492,7 @@ template <class Program, class Queues> class worker {
     const std::uint32_t count = s_.local_count;
     const std::uint32_t n = min_u32(count, cfg_.phase_tasks);
     const std::uint32_t base = count - n;
+    if (n <= platform::wg_size()) return execute_one_each(n, base);
     unsigned long long prefetched = 0;
     std::uint64_t prefetch_chunk = 0;
     const bool prefetch = leader_ && stealing() && base == 0 && !s_.initial_done && !s_.prefetch_valid;
@@ -472,9 +504,7 @@ template <class Program, class Queues> class worker {
                      cfg_.spill_capacity, &s_.error);
     for (std::uint32_t i = atomicAdd(&s_.grab, 1u); i < n; i = atomicAdd(&s_.grab, 1u))
       if (!run_task<list>(local_[base + i], p_, sp)) atomicCAS(&s_.error, 0u, static_cast<std::uint32_t>(run_error::unknown_tag));
-    if (sp.tally_[0]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[0]), sp.tally_[0]);
-    if (sp.tally_[1]) atomicAdd(reinterpret_cast<unsigned long long*>(&s_.tally[1]), sp.tally_[1]);
-    if (sp.tally_max_) atomicMax(reinterpret_cast<unsigned long long*>(&s_.tally_max), sp.tally_max_);
+    add_tallies(sp);
     if (prefetch) {
       s_.prefetch_first = prefetched;
       s_.prefetch_chunk = prefetch_chunk;
