@@ -210,12 +210,13 @@ template <class Program, class Queues> class worker {
   }
 
   // Share work when the local queue is filling up, or when the public queue ran dry and more than
-  // a phase's worth is left, but not while this PE's initial set still feeds its idle workers
-  // (each release and acquire costs the worker a lock, a wait and a fence).
+  // a quarter phase's worth is left (a steal-bound tree like UTS T3L has few tasks per worker),
+  // but not while this PE's initial set still feeds its idle workers (each release and acquire
+  // costs the worker a lock, a wait and a fence).
   GIO_DEVICE bool should_release() {
     const std::uint32_t n = s_.local_count;
     if (n >= cfg_.local_capacity - cfg_.local_capacity / 4) return true;
-    if (n <= platform::wg_size() || !initial_exhausted()) return false;
+    if (n <= cfg_.phase_tasks / 4 || n < 2 || !initial_exhausted()) return false;
     return s_.published_count == 0 || remaining(my_word()) == 0;
   }
   GIO_DEVICE bool initial_exhausted() const { return s_.initial_done && !s_.prefetch_valid; }
