@@ -19,6 +19,7 @@
 
 #include "common/csv.hpp"
 #include "common/failure.hpp"
+#include "common/gio_session.hpp"
 #include "common/options.hpp"
 #include "common/progress.hpp"
 #include "generators.hpp"
@@ -793,25 +794,9 @@ int run(int argc, char** argv, MPI_Comm comm) {
 
   // gio first: it picks this PE's GPU, and every variant runs on that GPU. Its transport to the
   // other PEs is fixed at init: the gda and ikn variants choose it here.
-  try {
-    if (opt.wants(variant::gda)) ::setenv("GIO_TRANSPORT", "gda", 1);
-    if (opt.wants(variant::ikn)) ::setenv("GIO_TRANSPORT", "ikn", 1);
-    gio::shmem_init();
-  } catch (const std::exception& e) {
-    cause = e.what();
-  }
-  apps::agree(comm, cause);
-  // Ends gio on every PE, also when a failure every PE agreed on unwinds run() (a PE that aborts
-  // the job never gets here).
-  struct gio_session {
-    ~gio_session() {
-      try {
-        gio::shmem_finalize();
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "spts: %s\n", e.what());
-      }
-    }
-  } session;
+  if (opt.wants(variant::gda)) ::setenv("GIO_TRANSPORT", "gda", 1);
+  if (opt.wants(variant::ikn)) ::setenv("GIO_TRANSPORT", "ikn", 1);
+  const apps::gio_session session(comm);
   const gio::runtime_report rt = gio::shmem_runtime_report();
   runtime::set_device(rt.gpu);
   int pes_on_my_gpu = 0;

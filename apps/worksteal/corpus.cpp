@@ -1,5 +1,7 @@
 #include "corpus.hpp"
 
+#include "common/mix64.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,13 +11,8 @@
 namespace worksteal {
 namespace {
 
-// splitmix64: a stateless hash, so document i's content depends on (seed, i) alone.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
+// A stateless hash, so document i's content depends on (seed, i) alone.
+using apps::mix64;
 
 double unit(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 1.0) / 9007199254740993.0; }
 
@@ -35,24 +32,24 @@ corpus synthetic_corpus(std::uint64_t documents, const std::string& word, std::u
     // most near 1x), so that equal contiguous shares hold very different work, and a heavy tail
     // per document (10 / u^1.3 bytes times the scale, capped).
     if (d % scale_run == 0) {
-      const double v = unit(mix(seed ^ (d / scale_run) * 0x9E3779B97F4A7C15ULL));
+      const double v = unit(mix64(seed ^ (d / scale_run) * 0x9E3779B97F4A7C15ULL));
       scale = std::pow(2.0, 5.0 * v * v * v);
     }
-    std::uint64_t state = mix(seed * 0x100000001B3ULL ^ d);
+    std::uint64_t state = mix64(seed * 0x100000001B3ULL ^ d);
     const double length = std::min<double>(max_length, scale * 10.0 / std::pow(unit(state), 1.3));
     const auto n = static_cast<std::size_t>(std::max<double>(length, static_cast<double>(word.size())));
     const std::size_t start = c.text.size();
     c.text.resize(start + n);
     for (std::size_t i = 0; i < n; ++i) {
-      if (i % 8 == 0) state = mix(state);
+      if (i % 8 == 0) state = mix64(state);
       const unsigned r = static_cast<unsigned>(state >> (8 * (i % 8))) & 0xff;
       // Words of a few letters from the first half of the alphabet: a word of the second half
       // (the default "worksteal" is not) only appears where planted.
       c.text[start + i] = r % 6 == 0 ? ' ' : static_cast<char>('a' + r % 13);
     }
-    state = mix(state);
+    state = mix64(state);
     if (state % plant_every == 0) {
-      const std::size_t at = static_cast<std::size_t>(mix(state) % (n - word.size() + 1));
+      const std::size_t at = static_cast<std::size_t>(mix64(state) % (n - word.size() + 1));
       std::memcpy(&c.text[start + at], word.data(), word.size());
     }
     c.offsets.push_back(c.text.size());

@@ -19,22 +19,9 @@ int main(int argc, char** argv) {
     MPI_Comm_rank(comm, &pe);
     MPI_Comm_size(comm, &pes);
     options opt;
-    std::string help, cause;
     const uts::named_tree* tree = nullptr;
-    try {
-      if (!parse_options(argc, argv, opt, help)) {
-        if (pe == 0) std::fputs(help.c_str(), stdout);
-        return 0;
-      }
-      for (variant v : opt.variants)
-        if (v != variant::cpu)
-          throw apps::usage_error(std::string("--variant ") + name_of(v) + ": this build has no GPU (GIO_GPU=none): only cpu");
-      if (opt.work == workload::uts && !(tree = uts::find_tree(opt.tree)))
-        throw apps::usage_error("--tree: unknown tree '" + opt.tree + "' (one of " + uts::tree_names() + ")");
-    } catch (const apps::usage_error& e) {
-      cause = std::string(e.what()) + " (worksteal --help lists the options)";
-    }
-    apps::agree(comm, cause, apps::exit_usage);
+    if (!parse_run_options(argc, argv, comm, build_kind::cpu_only, opt, tree)) return 0;
+    std::string cause;
     std::optional<corpus> text;
     std::uint64_t expected = 0;
     if (pe == 0 && opt.work == workload::contains) {

@@ -12,6 +12,7 @@
 
 #include "common/csv.hpp"
 #include "common/failure.hpp"
+#include "common/gio_session.hpp"
 #include "common/options.hpp"
 #include "common/progress.hpp"
 #include "corpus.hpp"
@@ -284,38 +285,11 @@ int run(int argc, char** argv, MPI_Comm comm) {
   MPI_Comm_rank(comm, &pe);
   MPI_Comm_size(comm, &pes);
   options opt;
-  std::string help, cause;
   const uts::named_tree* tree = nullptr;
-  try {
-    if (!parse_options(argc, argv, opt, help)) {
-      if (pe == 0) std::fputs(help.c_str(), stdout);
-      return 0;
-    }
-    if (opt.work == workload::uts && !(tree = uts::find_tree(opt.tree)))
-      throw apps::usage_error("--tree: unknown tree '" + opt.tree + "' (one of " + uts::tree_names() + ")");
-    for (variant v : opt.variants)
-      if (v == variant::nvshmem)
-        throw apps::usage_error("--variant nvshmem: this build has no NVSHMEM variant (docs/worksteal.md)");
-  } catch (const apps::usage_error& e) {
-    cause = std::string(e.what()) + " (worksteal --help lists the options)";
-  }
-  apps::agree(comm, cause, apps::exit_usage);
+  if (!parse_run_options(argc, argv, comm, build_kind::gpu, opt, tree)) return 0;
+  std::string cause;
 
-  try {
-    gio::shmem_init();
-  } catch (const std::exception& e) {
-    cause = e.what();
-  }
-  apps::agree(comm, cause);
-  struct gio_session {
-    ~gio_session() {
-      try {
-        gio::shmem_finalize();
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "worksteal: %s\n", e.what());
-      }
-    }
-  } session;
+  const apps::gio_session session(comm);
   const gio::runtime_report rt = gio::shmem_runtime_report();
   gpu::set_device(rt.gpu);
   int gpus = rt.node_pe == 0 ? std::min(rt.node_pes, gpu::device_count()) : 0;

@@ -1,6 +1,10 @@
 #include "reference.hpp"
 
+#include "common/failure.hpp"
+#include "common/options.hpp"
+
 #include <chrono>
+#include <cstdio>
 #include <vector>
 
 namespace worksteal {
@@ -14,6 +18,31 @@ void one_pe(run_figures& fig, double executed) {
   fig.pe_share = {1.0};
 }
 }  // namespace
+
+bool parse_run_options(int argc, char** argv, MPI_Comm comm, build_kind kind, options& opt,
+                       const uts::named_tree*& tree) {
+  int pe = 0;
+  MPI_Comm_rank(comm, &pe);
+  std::string help, cause;
+  try {
+    if (!parse_options(argc, argv, opt, help)) {
+      if (pe == 0) std::fputs(help.c_str(), stdout);
+      return false;
+    }
+    for (variant v : opt.variants) {
+      if (kind == build_kind::cpu_only && v != variant::cpu)
+        throw apps::usage_error(std::string("--variant ") + name_of(v) + ": this build has no GPU (GIO_GPU=none): only cpu");
+      if (v == variant::nvshmem)
+        throw apps::usage_error("--variant nvshmem: this build has no NVSHMEM variant (docs/worksteal.md)");
+    }
+    if (opt.work == workload::uts && !(tree = uts::find_tree(opt.tree)))
+      throw apps::usage_error("--tree: unknown tree '" + opt.tree + "' (one of " + uts::tree_names() + ")");
+  } catch (const apps::usage_error& e) {
+    cause = std::string(e.what()) + " (worksteal --help lists the options)";
+  }
+  apps::agree(comm, cause, apps::exit_usage);
+  return true;
+}
 
 std::string judge_uts(const uts::named_tree& tree, const uts::tree_count& c, run_figures& fig) {
   fig.result = "nodes " + std::to_string(c.nodes) + " leaves " + std::to_string(c.leaves) + " depth " + std::to_string(c.depth);

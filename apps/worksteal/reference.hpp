@@ -1,15 +1,26 @@
 // The serial CPU reference of each workload (the `cpu` variant) and the checks every variant's
 // result goes through. Plain C++: the GPU-less build runs these alone.
 #pragma once
+#include <mpi.h>
+
 #include <cstdint>
 #include <string>
 
 #include "corpus.hpp"
+#include "options.hpp"
 #include "report.hpp"
 #include "uts_cpu.hpp"
 #include "uts_trees.hpp"
 
 namespace worksteal {
+
+enum class build_kind { gpu, cpu_only };
+
+// Collective: parses the command line on every PE and checks what this build can run (the tree
+// exists; no GPU variant without a GPU; no nvshmem variant). Bad input ends every PE with exit
+// status 2 and the cause; --help prints the help on PE 0 and returns false.
+bool parse_run_options(int argc, char** argv, MPI_Comm comm, build_kind kind, options& opt,
+                       const uts::named_tree*& tree);
 
 // "" when right, else what is wrong; fig.result gets what was seen.
 std::string judge_uts(const uts::named_tree& tree, const uts::tree_count& counted, run_figures& fig);

@@ -1,16 +1,9 @@
 #include "core/problem.hpp"
 
+#include "common/mix64.hpp"
+
 namespace jacobi {
 
-namespace {
-// splitmix64's finaliser: a well-mixed 64-bit hash of the point's index.
-std::uint64_t mix(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-}  // namespace
 
 double initial_value(extent global, std::int64_t x, std::int64_t y) {
   if (y < 0) return 1.0;
@@ -18,7 +11,7 @@ double initial_value(extent global, std::int64_t x, std::int64_t y) {
   if (x >= global.nx) return 0.5;
   if (x < 0) return double(y + 1) / double(global.ny + 1);
   const std::uint64_t index = static_cast<std::uint64_t>(y) * static_cast<std::uint64_t>(global.nx) + static_cast<std::uint64_t>(x);
-  return double(mix(index) >> 11) * 0x1.0p-53;  // 53 random bits: exactly representable
+  return double(apps::mix64(index) >> 11) * 0x1.0p-53;  // 53 random bits: exactly representable
 }
 
 std::vector<double> initial_tile(const decomposition& d, const tile_layout& layout) {
