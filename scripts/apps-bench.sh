@@ -26,6 +26,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+{ nvidia-smi -L; nvidia-smi topo -m; } >"$out/machine.txt" 2>&1  # which machine the figures come from
 if [ ! -f "$build/build.ninja" ]; then
   configure_gpu_build >"$out/configure.log" 2>&1 || exit 1
 fi

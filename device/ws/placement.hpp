@@ -18,6 +18,8 @@ namespace gio::ws {
 
 class symmetric_queues {
  public:
+  // A thief may acquire a same-GPU victim's release at device scope (the queues are GPU memory).
+  static constexpr bool same_gpu_device_scope = true;
   GIO_DEVICE symmetric_queues(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
   GIO_DEVICE const ctx& context() const { return c_; }
   GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }
@@ -53,6 +55,9 @@ class symmetric_queues {
 
 class host_queues {
  public:
+  // System scope throughout: host memory's lines may be held where device-scope fences do not
+  // look (one hypothesis for the nodes UTS lost through host queues on one GPU, docs/results.md).
+  static constexpr bool same_gpu_device_scope = false;
   GIO_DEVICE host_queues(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
   GIO_DEVICE const ctx& context() const { return c_; }
   GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }

@@ -68,7 +68,7 @@ struct options {
   int workers = 0;                      // per PE; 0 = as many as can be co-resident on the GPU
   unsigned threads = 256;               // per worker
   std::uint32_t local_capacity = 1024;  // tasks in shared memory per worker
-  std::uint32_t public_capacity = 4096; // tasks per public queue (a power of two, at most 2^20)
+  std::uint32_t public_capacity = 4096; // tasks per public queue (a power of two, at most 2^19)
   std::uint32_t spill_capacity = 16384; // tasks per worker's spill stack
   std::uint32_t max_steal = 0;          // most tasks one steal takes; 0 = local_capacity / 2
   std::uint32_t phase_tasks = 0;        // most tasks one phase runs (any free thread takes the
@@ -128,6 +128,13 @@ template <class Program> class runtime {
     pes_ = opt.pes > 0 ? opt.pes : shmem_n_pes();
     if (pes_ > shmem_n_pes()) refuse("options.pes = " + std::to_string(pes_) + " but only " + std::to_string(shmem_n_pes()) + " PEs run");
     validate();
+    // Over gda a word updated by other nodes' NIC atomics and by this node's GPU atomics (the
+    // owner's lock, near thieves' claims) is not atomic (docs/memory-model.md, "Through the NIC"),
+    // and gio does not route the node's atomics through the NIC yet: refuse rather than lose tasks.
+    for (int pe = 0; pe < pes_; ++pe)
+      if (shmem_peer_report(pe).how == transport::gda)
+        refuse("work stealing with PE " + std::to_string(pe) + " reached over gda needs this node's atomics on the "
+               "queue words routed through the NIC, which gio does not do yet");
     workers_ = agree_on_workers();
     total_ = static_cast<std::uint32_t>(workers_) * static_cast<std::uint32_t>(pes_);
     if (total_ > 65536) refuse("too many workers in all (" + std::to_string(total_) + "; at most 65536)");
@@ -222,8 +229,10 @@ template <class Program> class runtime {
 
   void validate() const {
     const auto pow2 = [](std::uint32_t v) { return v && !(v & (v - 1)); };
-    if (!pow2(opt_.public_capacity) || opt_.public_capacity > sws_max_capacity)
-      refuse("public_capacity must be a power of two up to 2^20 (got " + std::to_string(opt_.public_capacity) + ")");
+    // 2^19 at most: the 20-bit steal count must not wrap within an epoch (at most the queue's
+    // steals plus the thieves' failed ones, which damping bounds).
+    if (!pow2(opt_.public_capacity) || opt_.public_capacity > sws_max_capacity / 2)
+      refuse("public_capacity must be a power of two up to 2^19 (got " + std::to_string(opt_.public_capacity) + ")");
     if (opt_.local_capacity < 2 * opt_.threads)
       refuse("local_capacity (" + std::to_string(opt_.local_capacity) + ") must hold two phases of " +
            std::to_string(opt_.threads) + " threads");

@@ -76,6 +76,7 @@ struct worker_state {  // in shared memory
   std::uint32_t victim_worker;
   std::uint32_t victim_epoch;
   std::uint32_t victim_distance;  // 0: this GPU, 1: this node, 2: another node
+  std::uint64_t idle_since;       // when this worker last counted itself idle (ns)
   std::uint32_t head;           // position after this worker's last public task
   std::uint32_t idle;           // counted idle by the termination detection
   std::uint32_t failed_steals;  // in a row
@@ -379,7 +380,7 @@ template <class Program, class Queues> class worker {
     const sws_word w = sws_unpack(q_.fetch_add(meta, sws_steal_increment, pe));
     // The tasks the owner published before this word. Device scope where the victim runs on this
     // GPU: the owner's release is system-scope, and an acquire need only cover the releasing thread.
-    if (distance == 0) platform::fence_acq_rel_device();
+    if (distance == 0 && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
     else platform::fence_acq_rel_system();
     if (w.locked) return false;
     const sws_slice slice = sws_steal_slice(w.count, w.steals, cfg_.max_steal);
@@ -415,6 +416,7 @@ template <class Program, class Queues> class worker {
       q_.fence();  // the closed queue before the idle count
       become_idle();
       s_.idle = 1;
+      s_.idle_since = platform::timer_ns();
       ++s_.stats.idle_entries;
       return;
     }
@@ -423,6 +425,17 @@ template <class Program, class Queues> class worker {
       s_.error = static_cast<std::uint32_t>(code);
       s_.next = plan::exit;
     } else if (all_idle()) {
+      s_.next = plan::exit;
+    } else if (checks_enabled && cfg_.wait_timeout_ns && platform::timer_ns() - s_.idle_since > cfg_.wait_timeout_ns) {
+      // Checked builds bound this wait too: a lost count would otherwise hang every PE.
+      termination_words* root = q_.term(0);
+      printf("gio: PE %d: gio::ws worker %u: idle for %llu ns without termination: idle_workers %llu, idle_pes %llu "
+             "(PE 0), this PE's idle_workers %llu, of %u workers on %u PEs\n",
+             my_pe_, me_, static_cast<unsigned long long>(cfg_.wait_timeout_ns),
+             static_cast<unsigned long long>(q_.fetch(&root->idle_workers, 0)),
+             static_cast<unsigned long long>(q_.fetch(&root->idle_pes, 0)),
+             static_cast<unsigned long long>(q_.fetch(&q_.term(my_pe_)->idle_workers, my_pe_)), cfg_.workers, cfg_.pes);
+      fail(run_error::wait_timeout, 0);
       s_.next = plan::exit;
     }
   }
@@ -494,6 +507,7 @@ template <class Program, class Queues> class worker {
     const std::uint32_t n = min_u32(count, cfg_.phase_tasks);
     const std::uint32_t base = count - n;
     if (n <= platform::wg_size()) return execute_one_each(n, base);
+    platform::wg_barrier();  // every thread has read the count before any task spawns onto it
     unsigned long long prefetched = 0;
     std::uint64_t prefetch_chunk = 0;
     const bool prefetch = leader_ && stealing() && base == 0 && !s_.initial_done && !s_.prefetch_valid;
@@ -596,14 +610,16 @@ template <class Program, class Queues> class worker {
       case plan::steal: {
         s_.local_count = s_.copy_count;
         s_.failed_steals = 0;
-        if (s_.idle) {
+        const bool regained = s_.idle != 0;
+        if (regained) {
           regain_work();
           s_.idle = 0;
         }
         // Our reads and the termination update before the victim may reuse the slots (device
         // scope for a victim on this GPU: the victim reads the completion and, after its own
         // fence, updates the same termination words, whose RMWs are totally ordered).
-        if (s_.victim_distance == 0) platform::fence_acq_rel_device();
+        // A regained worker's termination update may have gone to another node: the full fence.
+        if (s_.victim_distance == 0 && !regained && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
         else q_.fence();
         q_.add(&q_.header(s_.victim_pe, s_.victim_worker)->completed[s_.victim_epoch], s_.copy_count, s_.victim_pe);
         break;
