@@ -36,6 +36,7 @@ class single_bootstrap final : public bootstrap {
   int node_id() const override { return 0; }
   void allgather(const void* mine, void* all, std::size_t bytes) override { std::memcpy(all, mine, bytes); }
   void barrier() override {}
+  [[noreturn]] void abort_job(int status) override { std::exit(status); }
   const char* name() const override { return "single"; }
   std::unique_ptr<bootstrap> split(int color, int) override {
     return color < 0 ? nullptr : std::make_unique<single_bootstrap>();
@@ -100,6 +101,10 @@ class mpi_bootstrap final : public bootstrap {
   void barrier() override {
     if (finalized()) throw std::runtime_error("MPI was finalized before gio");
     MPI_Barrier(world_);
+  }
+  [[noreturn]] void abort_job(int status) override {
+    MPI_Abort(MPI_COMM_WORLD, status);
+    std::exit(status);  // MPI_Abort returned: this process at least
   }
   const char* name() const override { return "mpi"; }
   std::unique_ptr<bootstrap> split(int color, int key) override {

@@ -20,6 +20,8 @@ class bootstrap {
   // Gathers `bytes` from every PE into `all` (size() * bytes), in rank order.
   virtual void allgather(const void* mine, void* all, std::size_t bytes) = 0;
   virtual void barrier() = 0;
+  // Ends every process of the job with `status` (shmem_global_exit); does not return.
+  [[noreturn]] virtual void abort_job(int status) = 0;
   virtual const char* name() const = 0;
 
   // Collective over this bootstrap's PEs: those passing the same `color` (>= 0) form a new

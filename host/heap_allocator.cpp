@@ -81,6 +81,11 @@ bool heap_allocator::release(std::size_t offset) {
   return true;
 }
 
+std::size_t heap_allocator::block_size(std::size_t offset) const {
+  const auto it = live_.find(offset);
+  return it == live_.end() ? 0 : it->second;
+}
+
 bool heap_allocator::is_live(std::size_t offset) const { return live_.count(offset) != 0; }
 
 std::size_t heap_allocator::free_bytes() const {

@@ -21,6 +21,8 @@ class heap_allocator {
   bool release(std::size_t offset);
 
   bool is_live(std::size_t offset) const;
+  // Bytes of the live block at `offset` (its size rounded to the alignment), or 0.
+  std::size_t block_size(std::size_t offset) const;
   std::size_t capacity() const { return capacity_; }
   std::size_t free_bytes() const;
   std::size_t largest_free_block() const;

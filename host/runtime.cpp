@@ -430,6 +430,53 @@ bool shmem_initialized() noexcept { return the_runtime != nullptr; }
 
 int reserved_multiprocessors() noexcept { return the_runtime && the_runtime->gda_on && the_runtime->gda.is_model() ? 1 : 0; }
 
+namespace {
+int provided_thread_level = SHMEM_THREAD_SINGLE;
+}  // namespace
+
+int shmem_init_thread(int requested, int* provided) {
+  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+    throw error(-1, "shmem_init_thread: " + std::to_string(requested) + " is not a thread level (SHMEM_THREAD_SINGLE "
+                    "to SHMEM_THREAD_MULTIPLE)");
+  shmem_init();
+  provided_thread_level = std::min(requested, SHMEM_THREAD_SERIALIZED);
+  if (provided) *provided = provided_thread_level;
+  return 0;
+}
+
+void shmem_query_thread(int* provided) {
+  running("shmem_query_thread");
+  *provided = provided_thread_level;
+}
+
+void shmem_global_exit(int status) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  if (the_runtime) the_runtime->boot->abort_job(status);
+  std::exit(status);  // before shmem_init (abort_job does not return either)
+}
+
+void shmem_info_get_version(int* major, int* minor) {
+  *major = SHMEM_MAJOR_VERSION;
+  *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char* name) {
+  std::snprintf(name, SHMEM_MAX_NAME_LEN, "%s %s (OpenSHMEM %d.%d)", SHMEM_VENDOR_STRING, GIO_VERSION_STRING,
+                SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
+}
+
+int shmem_pe_accessible(int pe) {
+  const runtime& r = running("shmem_pe_accessible");
+  return pe >= 0 && pe < r.boot->size() && rt::device_reachable(r, pe) ? 1 : 0;
+}
+
+int shmem_addr_accessible(const void* addr, int pe) {
+  const runtime& r = running("shmem_addr_accessible");
+  const char* p = static_cast<const char*>(addr);
+  return shmem_pe_accessible(pe) && p >= r.heap + r.internal_bytes && p < r.heap + r.heap_bytes ? 1 : 0;
+}
+
 int shmem_my_pe() { return running("shmem_my_pe").pe(); }
 int shmem_n_pes() { return running("shmem_n_pes").boot->size(); }
 
@@ -458,6 +505,41 @@ void shmem_free(void* ptr) {
   if (!in_heap || offset < r.internal_bytes || !r.allocator->release(offset))
     throw error(r.pe(), "shmem_free: " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
                             " was not returned by shmem_malloc/calloc/align (or was freed already)");
+}
+
+void* shmem_realloc(void* ptr, std::size_t size) {
+  if (!ptr) return shmem_malloc(size);
+  if (size == 0) {
+    shmem_free(ptr);
+    return nullptr;
+  }
+  runtime& r = running("shmem_realloc");
+  const char* p = static_cast<const char*>(ptr);
+  const std::size_t old_bytes =
+      p >= r.heap && p < r.heap + r.heap_bytes ? r.allocator->block_size(static_cast<std::size_t>(p - r.heap)) : 0;
+  // Every PE allocates (collectively) before any reports a bad pointer, so none is left waiting.
+  void* fresh = shmem_malloc(size);
+  if (!fresh) return nullptr;
+  if (old_bytes == 0) {
+    shmem_free(fresh);
+    throw error(r.pe(), "shmem_realloc: " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
+                            " was not returned by shmem_malloc/calloc/align/realloc (or was freed already)");
+  }
+  r.backend->copy(fresh, ptr, std::min(old_bytes, size));
+  shmem_free(ptr);
+  return fresh;
+}
+
+void* shmem_malloc_with_hints(std::size_t size, long hints) {
+  runtime& r = running("shmem_malloc_with_hints");
+  const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+  void* block = shmem_malloc(size);  // first, collectively: a bad hint must not leave PEs waiting
+  if (hints & ~known) {
+    shmem_free(block);
+    throw error(r.pe(), "shmem_malloc_with_hints: hints " + std::to_string(hints) +
+                            " hold bits outside SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE");
+  }
+  return block;
 }
 
 void* shmem_ptr(const void* dest, int pe) {
@@ -503,6 +585,14 @@ void shmem_putmem(void* dest, const void* source, std::size_t nbytes, int pe) {
 
 void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe) {
   host_rma("shmem_getmem", false, const_cast<void*>(source), dest, nbytes, pe, nullptr);
+}
+
+void shmem_putmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe) {
+  host_rma("shmem_putmem_nbi", true, dest, const_cast<void*>(source), nbytes, pe, nullptr);
+}
+
+void shmem_getmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe) {
+  host_rma("shmem_getmem_nbi", false, const_cast<void*>(source), dest, nbytes, pe, nullptr);
 }
 
 void shmem_putmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream) {

@@ -36,6 +36,33 @@ bool shmem_initialized() noexcept;
 int shmem_my_pe();
 int shmem_n_pes();
 
+// Thread levels (OpenSHMEM 1.5 §9.2). gio's host calls may come from any thread, one at a time:
+// SHMEM_THREAD_SERIALIZED is the most it provides.
+inline constexpr int SHMEM_THREAD_SINGLE = 0;
+inline constexpr int SHMEM_THREAD_FUNNELED = 1;
+inline constexpr int SHMEM_THREAD_SERIALIZED = 2;
+inline constexpr int SHMEM_THREAD_MULTIPLE = 3;
+// shmem_init with a thread level: *provided = min(requested, SHMEM_THREAD_SERIALIZED). Returns 0
+// (failures throw, as shmem_init). shmem_query_thread: the level init provided (shmem_init:
+// SHMEM_THREAD_SINGLE).
+int shmem_init_thread(int requested, int* provided);
+void shmem_query_thread(int* provided);
+// Ends every PE's process with `status` (the job's launcher reports it); any PE may call it alone.
+[[noreturn]] void shmem_global_exit(int status);
+
+// The implementation (§9.1): OpenSHMEM 1.5; the name, at most SHMEM_MAX_NAME_LEN bytes with its NUL.
+inline constexpr int SHMEM_MAJOR_VERSION = 1;
+inline constexpr int SHMEM_MINOR_VERSION = 5;
+inline constexpr int SHMEM_MAX_NAME_LEN = 256;
+inline constexpr const char* SHMEM_VENDOR_STRING = "gio";
+void shmem_info_get_version(int* major, int* minor);
+void shmem_info_get_name(char* name);
+
+// 1 when this PE's host calls and kernels can reach `pe` (a mapped heap or the NIC), else 0; and
+// when, besides, `addr` lies in the symmetric heap (so it names the same object on `pe`).
+int shmem_pe_accessible(int pe);
+int shmem_addr_accessible(const void* addr, int pe);
+
 // Symmetric heap. Collective: every PE calls with the same arguments in the same order and
 // gets the same offset into its heap. Includes a barrier. On exhaustion: nullptr on every PE
 // and a message (requested, free, largest block). Debug builds check that the arguments match.
@@ -43,6 +70,15 @@ void* shmem_malloc(std::size_t size);
 void* shmem_calloc(std::size_t count, std::size_t size);
 void* shmem_align(std::size_t alignment, std::size_t size);
 void shmem_free(void* ptr);
+// Collective as shmem_malloc. The new block keeps the first min(old, new) bytes of this PE's old
+// block; nullptr + size: shmem_malloc; size 0: shmem_free, returns nullptr. On exhaustion the old
+// block stays and nullptr is returned on every PE.
+void* shmem_realloc(void* ptr, std::size_t size);
+// Hints say how the block will be used (OpenSHMEM 1.5 §9.3.2); gio places every block alike, so
+// they change nothing, but a bit outside the defined ones is an error naming the PE.
+inline constexpr long SHMEM_MALLOC_ATOMICS_REMOTE = 1L << 0;
+inline constexpr long SHMEM_MALLOC_SIGNAL_REMOTE = 1L << 1;
+void* shmem_malloc_with_hints(std::size_t size, long hints);
 
 // The address of `dest` (symmetric) on PE `pe`, usable by this process's GPU with loads/stores,
 // or nullptr when `pe`'s heap is not mapped here.
@@ -56,6 +92,11 @@ void shmem_quiet();
 // Host-initiated RMA on symmetric memory. Blocking: data delivered (put) / available (get).
 void shmem_putmem(void* dest, const void* source, std::size_t nbytes, int pe);
 void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe);
+// Non-blocking forms: complete at the next shmem_quiet (gio completes them before returning,
+// which the contract allows). Typed and generic forms (shmem_int_put, shmem_put<T>, _p, _g, _nbi)
+// are generated from the type table in gio/host_generated.hpp.
+void shmem_putmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe);
+void shmem_getmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe);
 
 // Stream-ordered forms: enqueued on `stream`, complete in stream order.
 void shmem_putmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream);

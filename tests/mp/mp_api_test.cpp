@@ -221,6 +221,122 @@ TEST(MpHost, OutOfRangePEIsAnErrorNamingThisPE) {
   shmem_free(buffer);
 }
 
+// The typed and generic host RMA of host_generated.hpp: each PE puts to the next, reads back.
+template <class T> void typed_ring(void (*put)(T*, const T*, std::size_t, int), void (*get)(T*, const T*, std::size_t, int),
+                                   void (*p)(T*, T, int), T (*g)(const T*, int)) {
+  constexpr std::size_t n = 37;
+  const int me = shmem_my_pe(), pes = shmem_n_pes(), next = (me + 1) % pes, previous = (me + pes - 1) % pes;
+  auto* inbox = static_cast<T*>(shmem_calloc(n + 1, sizeof(T)));
+  ASSERT_NE(inbox, nullptr);
+  std::vector<T> mine(n);
+  for (std::size_t i = 0; i < n; ++i) mine[i] = static_cast<T>(me * 100 + i);
+  put(inbox, mine.data(), n, next);
+  p(inbox + n, static_cast<T>(me + 7), next);
+  shmem_barrier_all();
+  for (std::size_t i = 0; i < n; ++i) EXPECT_EQ(inbox[i], static_cast<T>(previous * 100 + i)) << "element " << i;
+  EXPECT_EQ(inbox[n], static_cast<T>(previous + 7));
+  std::vector<T> back(n);
+  get(back.data(), inbox, n, next);
+  EXPECT_EQ(back, mine);
+  EXPECT_EQ(g(inbox + n, next), static_cast<T>(me + 7));
+  shmem_barrier_all();  // nobody frees while a peer still reads
+  shmem_free(inbox);
+}
+
+TEST(MpHost, TypedHostRmaMovesElementsOfEachType) {
+  typed_ring<int>(shmem_int_put, shmem_int_get, shmem_int_p, shmem_int_g);
+  typed_ring<double>(shmem_double_put_nbi, shmem_double_get_nbi, shmem_double_p, shmem_double_g);
+  typed_ring<std::uint64_t>(shmem_put<std::uint64_t>, shmem_get<std::uint64_t>, shmem_p<std::uint64_t>,
+                            shmem_g<std::uint64_t>);
+  typed_ring<char>(shmem_char_put, shmem_char_get_nbi, shmem_char_p, shmem_char_g);
+  shmem_quiet();
+}
+
+TEST(MpHost, ReallocKeepsTheContentsAndStaysSymmetric) {
+  const int me = shmem_my_pe(), next = (me + 1) % shmem_n_pes(), previous = (me + shmem_n_pes() - 1) % shmem_n_pes();
+  auto* block = static_cast<unsigned char*>(shmem_malloc(100));
+  ASSERT_NE(block, nullptr);
+  for (std::size_t i = 0; i < 100; ++i) block[i] = pattern_byte(me, i);
+  void* blocker = shmem_malloc(64);  // so that growing cannot stay in place by accident
+  auto* grown = static_cast<unsigned char*>(shmem_realloc(block, 10000));
+  ASSERT_NE(grown, nullptr);
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < 100; ++i) wrong += grown[i] != pattern_byte(me, i);
+  EXPECT_EQ(wrong, 0u) << "the first 100 bytes must survive growing";
+  // Symmetric: a put into the grown block's far end lands in the next PE's grown block.
+  const unsigned char marker = static_cast<unsigned char>(me + 1);
+  shmem_putmem(grown + 9999, &marker, 1, next);
+  shmem_barrier_all();
+  EXPECT_EQ(grown[9999], static_cast<unsigned char>(previous + 1));
+  auto* shrunk = static_cast<unsigned char*>(shmem_realloc(grown, 50));
+  ASSERT_NE(shrunk, nullptr);
+  wrong = 0;
+  for (std::size_t i = 0; i < 50; ++i) wrong += shrunk[i] != pattern_byte(me, i);
+  EXPECT_EQ(wrong, 0u) << "the first 50 bytes must survive shrinking";
+  EXPECT_EQ(shmem_realloc(shrunk, 0), nullptr) << "size 0 frees";
+  auto* fresh = static_cast<unsigned char*>(shmem_realloc(nullptr, 32));
+  EXPECT_NE(fresh, nullptr) << "nullptr allocates";
+  shmem_free(fresh);
+  shmem_free(blocker);
+  // Too large: nullptr on every PE, the old block kept.
+  auto* kept = static_cast<unsigned char*>(shmem_malloc(16));
+  kept[0] = 42;
+  EXPECT_EQ(shmem_realloc(kept, heap_size * 4), nullptr);
+  EXPECT_EQ(kept[0], 42);
+  shmem_free(kept);
+}
+
+TEST(MpHost, MallocWithHintsAcceptsTheDefinedHintsAndNamesABadOne) {
+  void* block = shmem_malloc_with_hints(256, SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE);
+  EXPECT_NE(block, nullptr);
+  shmem_free(block);
+  try {
+    shmem_malloc_with_hints(256, 1L << 7);
+    ADD_FAILURE() << "an undefined hint bit must be refused";
+  } catch (const error& e) {
+    EXPECT_EQ(e.pe(), shmem_my_pe());
+    EXPECT_NE(std::string(e.what()).find("shmem_malloc_with_hints"), std::string::npos) << e.what();
+  }
+  shmem_barrier_all();
+}
+
+TEST(MpHost, InfoQueriesNameOpenShmem15AndGio) {
+  int major = 0, minor = 0;
+  shmem_info_get_version(&major, &minor);
+  EXPECT_EQ(major, 1);
+  EXPECT_EQ(minor, 5);
+  char name[SHMEM_MAX_NAME_LEN];
+  shmem_info_get_name(name);
+  EXPECT_EQ(std::string(name).rfind("gio ", 0), 0u) << name;
+  EXPECT_LT(std::strlen(name), static_cast<std::size_t>(SHMEM_MAX_NAME_LEN));
+}
+
+TEST(MpHost, AccessibilityOfPEsAndAddresses) {
+  auto* sym = static_cast<int*>(shmem_malloc(sizeof(int)));
+  int local = 0;
+  for (int pe = 0; pe < shmem_n_pes(); ++pe) {
+    EXPECT_EQ(shmem_pe_accessible(pe), 1) << "PE " << pe;
+    EXPECT_EQ(shmem_addr_accessible(sym, pe), 1) << "PE " << pe;
+    EXPECT_EQ(shmem_addr_accessible(&local, pe), 0) << "a stack variable is not symmetric";
+  }
+  EXPECT_EQ(shmem_pe_accessible(-1), 0);
+  EXPECT_EQ(shmem_pe_accessible(shmem_n_pes()), 0);
+  EXPECT_EQ(shmem_addr_accessible(sym, shmem_n_pes()), 0);
+  shmem_free(sym);
+}
+
+TEST(MpHost, ThreadLevels) {
+  int provided = -1;
+  shmem_query_thread(&provided);
+  EXPECT_EQ(provided, SHMEM_THREAD_SINGLE) << "shmem_init provides SHMEM_THREAD_SINGLE";
+  try {
+    shmem_init_thread(SHMEM_THREAD_MULTIPLE + 1, &provided);
+    ADD_FAILURE() << "a level beyond SHMEM_THREAD_MULTIPLE must be refused";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("shmem_init_thread"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace gio
 
