@@ -3,15 +3,11 @@
 #pragma once
 #include <cstdint>
 
+#include "common/mix64.hpp"
+
 namespace spts {
 
-// SplitMix64's finaliser: a bijective mix with good avalanche (Steele, Lea, Flood 2014).
-constexpr std::uint64_t mix64(std::uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+using apps::mix64;
 
 constexpr std::uint64_t hash3(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
   return mix64(mix64(mix64(seed) ^ a) ^ b);
