@@ -14,31 +14,12 @@
 #include <cstdint>
 
 #include "gio/device/checks.hpp"
+#include "gio/ops.hpp"
 #include "gio/platform/strong.hpp"
 
 namespace gio {
 
-// Comparison operators (OpenSHMEM 1.5 values).
-inline constexpr int SHMEM_CMP_EQ = 0;
-inline constexpr int SHMEM_CMP_NE = 1;
-inline constexpr int SHMEM_CMP_GT = 2;
-inline constexpr int SHMEM_CMP_GE = 3;
-inline constexpr int SHMEM_CMP_LT = 4;
-inline constexpr int SHMEM_CMP_LE = 5;
-
 namespace detail {
-
-template <class T> GIO_DEVICE bool compare(T seen, int cmp, T value) {
-  switch (cmp) {
-    case SHMEM_CMP_EQ: return seen == value;
-    case SHMEM_CMP_NE: return seen != value;
-    case SHMEM_CMP_GT: return seen > value;
-    case SHMEM_CMP_GE: return seen >= value;
-    case SHMEM_CMP_LT: return seen < value;
-    case SHMEM_CMP_LE: return seen <= value;
-    default: return false;
-  }
-}
 
 GIO_DEVICE void check_cmp(const ctx& c, int cmp, const char* call, source_location loc) {
   if constexpr (checks_enabled) {

@@ -4,6 +4,7 @@
 // failure on one PE makes every PE throw gio::error naming that PE and its cause, instead of
 // leaving the others blocked in the next collective.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime.hpp"
@@ -585,6 +587,39 @@ void shmem_putmem(void* dest, const void* source, std::size_t nbytes, int pe) {
 
 void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe) {
   host_rma("shmem_getmem", false, const_cast<void*>(source), dest, nbytes, pe, nullptr);
+}
+
+bool detail::host_wait(const char* call, const void* ivar, dtype type, int cmp, const void* value, bool once) {
+  runtime& r = running(call);
+  if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
+    throw error(r.pe(), std::string(call) + ": " + std::to_string(cmp) + " is not a comparison operator (SHMEM_CMP_EQ to "
+                        "SHMEM_CMP_LE)");
+  const std::size_t size = dtype_size(type);
+  const std::size_t offset = rt::heap_offset(r, ivar, size, call);
+  [[maybe_unused]] const auto started = std::chrono::steady_clock::now();
+  return visit_dtype(type, [&](auto zero) {
+    using T = decltype(zero);
+    T want;
+    std::memcpy(&want, value, sizeof want);
+    for (unsigned polls = 0;; ++polls) {
+      T seen;
+      r.backend->copy(&seen, r.heap + offset, sizeof seen);
+      if (detail::compare(seen, cmp, want)) {
+        std::atomic_thread_fence(std::memory_order_acquire);
+        return true;
+      }
+      if (once) return false;
+#if defined(GIO_CHECKS) && GIO_CHECKS
+      const auto waited = std::chrono::steady_clock::now() - started;
+      if (r.settings.wait_timeout_ns &&
+          std::chrono::duration_cast<std::chrono::nanoseconds>(waited).count() > static_cast<long long>(r.settings.wait_timeout_ns))
+        throw error(r.pe(), std::string(call) + ": waited GIO_WAIT_TIMEOUT for the word at heap offset " +
+                                std::to_string(offset) + " (comparison " + std::to_string(cmp) + " with " +
+                                std::to_string(want) + "): it holds " + std::to_string(seen));
+#endif
+      if (polls > 64) std::this_thread::yield();
+    }
+  });
 }
 
 void shmem_putmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe) {

@@ -95,6 +95,11 @@ void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe);
 // Non-blocking forms: complete at the next shmem_quiet (gio completes them before returning,
 // which the contract allows). Typed and generic forms (shmem_int_put, shmem_put<T>, _p, _g, _nbi)
 // are generated from the type table in gio/host_generated.hpp.
+// Host point-to-point synchronisation on this PE's symmetric words (typed forms
+// shmem_<type>_wait_until / _test and generic ones in gio/host_generated.hpp): wait_until returns
+// when `*ivar <cmp> value` holds (cmp: SHMEM_CMP_EQ, ...), test says whether it holds now; after
+// either saw it hold, this PE's host reads (shmem_getmem) see what the writer ordered before its
+// update.
 void shmem_putmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe);
 void shmem_getmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe);
 
@@ -153,6 +158,10 @@ int host_collective(const char* call, collective_kind kind, shmem_team_t team, v
 // library's atomic (so host and kernel atomics on one word are atomic with each other).
 void host_atomic(const char* call, amo_op op, dtype type, void* dest, const void* value, const void* compare,
                  void* fetched, int pe);
+// Reads this PE's symmetric `ivar` until `ivar <cmp> *value` holds (once: a single read); returns
+// whether it held. Checked builds bound the wait by GIO_WAIT_TIMEOUT and then throw, naming the
+// PE, the call, the address, the comparison and the value seen.
+bool host_wait(const char* call, const void* ivar, dtype type, int cmp, const void* value, bool once);
 }  // namespace detail
 
 int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, std::size_t nelems, int PE_root);

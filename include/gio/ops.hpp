@@ -119,4 +119,27 @@ template <class F> GIO_HOST_DEVICE_INLINE decltype(auto) visit_dtype(dtype t, F&
   }
 }
 
+// Comparison operators of the point-to-point waits (OpenSHMEM 1.5 values), host and device.
+inline constexpr int SHMEM_CMP_EQ = 0;
+inline constexpr int SHMEM_CMP_NE = 1;
+inline constexpr int SHMEM_CMP_GT = 2;
+inline constexpr int SHMEM_CMP_GE = 3;
+inline constexpr int SHMEM_CMP_LT = 4;
+inline constexpr int SHMEM_CMP_LE = 5;
+
+namespace detail {
+// Whether `seen` satisfies `seen <cmp> value`; false for an unknown operator.
+template <class T> GIO_HOST_DEVICE_INLINE bool compare(T seen, int cmp, T value) {
+  switch (cmp) {
+    case SHMEM_CMP_EQ: return seen == value;
+    case SHMEM_CMP_NE: return seen != value;
+    case SHMEM_CMP_GT: return seen > value;
+    case SHMEM_CMP_GE: return seen >= value;
+    case SHMEM_CMP_LT: return seen < value;
+    case SHMEM_CMP_LE: return seen <= value;
+    default: return false;
+  }
+}
+}  // namespace detail
+
 }  // namespace gio

@@ -325,6 +325,41 @@ TEST(MpHost, AccessibilityOfPEsAndAddresses) {
   shmem_free(sym);
 }
 
+TEST(MpHost, HostWaitUntilSeesAFlagAndTheDataBeforeIt) {
+  struct words {
+    std::int64_t data[64];
+    int flag;
+    short small;
+  };
+  auto* w = static_cast<words*>(shmem_calloc(1, sizeof(words)));
+  const int me = shmem_my_pe(), next = (me + 1) % shmem_n_pes(), previous = (me + shmem_n_pes() - 1) % shmem_n_pes();
+  EXPECT_EQ(shmem_int_test(&w->flag, SHMEM_CMP_EQ, 0), 1);
+  EXPECT_EQ(shmem_int_test(&w->flag, SHMEM_CMP_GT, 0), 0);
+  shmem_barrier_all();  // every PE tested its flag before anyone sets one
+  std::vector<std::int64_t> data(64);
+  for (int i = 0; i < 64; ++i) data[i] = me * 1000 + i;
+  shmem_putmem(w->data, data.data(), sizeof w->data, next);
+  shmem_quiet();
+  shmem_int_p(&w->flag, me + 1, next);
+  shmem_short_p(&w->small, static_cast<short>(-me - 1), next);
+  shmem_int_wait_until(&w->flag, SHMEM_CMP_EQ, previous + 1);
+  shmem_wait_until(&w->small, SHMEM_CMP_LT, short{0});
+  std::size_t wrong = 0;
+  for (int i = 0; i < 64; ++i) wrong += w->data[i] != previous * 1000 + i;
+  EXPECT_EQ(wrong, 0u) << "the data put before the flag";
+  EXPECT_EQ(shmem_short_test(&w->small, SHMEM_CMP_EQ, static_cast<short>(-previous - 1)), 1);
+  try {
+    shmem_int_test(&w->flag, 9, 0);
+    ADD_FAILURE() << "comparison 9 must be refused";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("shmem_int_test"), std::string::npos) << e.what();
+  }
+  int not_symmetric = 0;
+  EXPECT_THROW(shmem_int_test(&not_symmetric, SHMEM_CMP_EQ, 0), error);
+  shmem_barrier_all();
+  shmem_free(w);
+}
+
 TEST(MpHost, ThreadLevels) {
   int provided = -1;
   shmem_query_thread(&provided);
