@@ -42,9 +42,11 @@
 //   shmem_g(ctx, source, pe)                       one element as one strong load.
 //
 // Ordering (one thread; cumulative over what happens-before it, e.g. a preceding group call):
-//   shmem_fence(ctx)   earlier puts/p of this thread are delivered to each PE before later ones.
-//   shmem_quiet(ctx)   earlier puts/gets/p/g of this thread are complete: visible to every PE
-//                      before any later access of this thread (including store->load).
+//   shmem_fence(ctx)   earlier puts/p and non-fetching atomics of this thread are delivered to
+//                      each PE before its later ones (OpenSHMEM 1.5 §9.9.1).
+//   shmem_quiet(ctx)   earlier puts/gets/p/g and atomics (fetching, non-fetching and _nbi) of this
+//                      thread are complete: visible to every PE before any later access of this
+//                      thread (including store->load); _nbi fetch results are in place.
 //
 // Point-to-point synchronisation on symmetric `ivar`s in the caller's heap, one thread:
 //   shmem_wait_until(ctx, ivar, cmp, value)        returns when the comparison holds; afterwards
@@ -52,7 +54,8 @@
 //                                                 before its update (acquire, system scope).
 //   shmem_test(...) -> 1/0                         the same check once, without waiting.
 //   _all / _any / _some (ivars, nelems, [indices], status, cmp, value): status[i] != 0 excludes
-//   element i (status may be nullptr); _any returns an index or SIZE_MAX, _some a count.
+//   element i (status may be nullptr); _any returns an index, or SIZE_MAX when nelems is 0 or
+//   every element is excluded (it does not wait then); _some returns a count, 0 in that case.
 //   cmp is one of SHMEM_CMP_EQ, _NE, _GT, _GE, _LT, _LE.
 //
 // Atomics (OpenSHMEM 1.5 §9.7), one thread; any number of threads/PEs may target one word:
