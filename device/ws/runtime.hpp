@@ -144,11 +144,11 @@ template <class Program> class runtime {
     if (opt_.where == placement::symmetric) {
       shmem_free(sym_area_);
     } else if (host_area_) {
-      platform::host_unregister(host_area_);
+      static_cast<void>(platform::host_unregister(host_area_));  // teardown: nothing to do about a failure
       munmap(host_area_, host_bytes_);
       if (host_owner_) shm_unlink(host_name_.c_str());
     }
-    for (void* p : device_) platform::gpu_free(p);
+    for (void* p : device_) static_cast<void>(platform::gpu_free(p));
   }
   runtime(const runtime&) = delete;
   runtime& operator=(const runtime&) = delete;
