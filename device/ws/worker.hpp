@@ -9,6 +9,7 @@
 #include "gio/device/ws/placement.hpp"
 #include "gio/device/ws/sws.hpp"
 #include "gio/device/ws/task.hpp"
+#include "gio/device/ws/termination.hpp"
 
 namespace gio::ws {
 
@@ -446,7 +447,7 @@ template <class Program, class Queues> class worker {
       q_.add(&root->idle_workers, 1, 0);
     } else {
       termination_words* mine = q_.term(my_pe_);
-      if (q_.fetch_add(&mine->idle_workers, 1, my_pe_) + 1 == cfg_.workers) q_.add(&root->idle_pes, 1, 0);
+      if (pe_becomes_complete(q_.fetch_add(&mine->idle_workers, 1, my_pe_), cfg_.workers)) q_.add(&root->idle_pes, 1, 0);
     }
   }
   GIO_DEVICE void regain_work() {
@@ -456,15 +457,17 @@ template <class Program, class Queues> class worker {
       q_.add(&root->idle_workers, minus_one, 0);
     } else {
       termination_words* mine = q_.term(my_pe_);
-      if (q_.fetch_add(&mine->idle_workers, minus_one, my_pe_) == cfg_.workers) q_.add(&root->idle_pes, minus_one, 0);
+      if (pe_was_complete(q_.fetch_add(&mine->idle_workers, minus_one, my_pe_), cfg_.workers))
+        q_.add(&root->idle_pes, minus_one, 0);
     }
   }
   GIO_DEVICE bool all_idle() {
     termination_words* root = q_.term(0);
-    if (cfg_.term == termination::counter) return q_.fetch(&root->idle_workers, 0) == total_workers();
-    return q_.fetch(&q_.term(my_pe_)->idle_workers, my_pe_) == cfg_.workers &&
-           q_.fetch(&root->idle_pes, 0) == cfg_.pes;
+    if (cfg_.term == termination::counter) return counter_says_done(q_.fetch(&root->idle_workers, 0), total_workers());
+    const std::uint64_t mine = q_.fetch(&q_.term(my_pe_)->idle_workers, my_pe_);
+    return mine == cfg_.workers && tree_says_done(mine, cfg_.workers, q_.fetch(&root->idle_pes, 0), cfg_.pes);
   }
+
 
   // ---- the whole workgroup ----
   // At most one task per thread: each thread takes its task first, so spawns may reuse the
