@@ -325,6 +325,11 @@ def amo_reduce_structs():
 
 # --- host -------------------------------------------------------------------------------------
 
+def generic_and_typed(make, stem, types):
+    # The generic template (T deduced) and one typed form per type: shmem_<stem>, shmem_<type>_<stem>.
+    return [make(f"shmem_{stem}", "T", "template <class T> ")] + [make(f"shmem_{tname}_{stem}", T) for tname, T in types]
+
+
 def host_rma_bindings():
     # Host RMA on symmetric memory, typed and generic, over the byte forms of gio/host.hpp.
     forms = [
@@ -336,9 +341,7 @@ def host_rma_bindings():
         for nbi in ("", "_nbi"):
             one = lambda fname, T, template="": (f"{template}inline {ret} {fname}({params.format(T=T)}) "
                                                  f"{{ {body.format(T=T, nbi=nbi)} }}")
-            out.append(one(f"shmem_{name}{nbi}", "T", "template <class T> "))
-            for tname, T in RMA_TYPES:
-                out.append(one(f"shmem_{tname}_{name}{nbi}", T))
+            out += generic_and_typed(one, f"{name}{nbi}", RMA_TYPES)
     singles = [
         ("p", "{T}* dest, {T} value, int pe", "void", "shmem_putmem(dest, &value, sizeof({T}), pe);"),
         ("g", "const {T}* source, int pe", "{T}", "{T} value; shmem_getmem(&value, source, sizeof({T}), pe); return value;"),
@@ -346,9 +349,7 @@ def host_rma_bindings():
     for name, params, ret, body in singles:
         one = lambda fname, T, template="": (f"{template}inline {ret.format(T=T)} {fname}({params.format(T=T)}) "
                                              f"{{ {body.format(T=T)} }}")
-        out.append(one(f"shmem_{name}", "T", "template <class T> "))
-        for tname, T in RMA_TYPES:
-            out.append(one(f"shmem_{tname}_{name}", T))
+        out += generic_and_typed(one, name, RMA_TYPES)
     return out
 
 
@@ -360,9 +361,7 @@ def host_sync_bindings():
             call = f"detail::host_wait(\"{fname}\", ivar, dtype_of<{T}>(), cmp, &value, {once})"
             body = f"{call};" if ret == "void" else f"return {call} ? 1 : 0;"
             return f"{template}inline {ret} {fname}({T}* ivar, int cmp, {T} value) {{ {body} }}"
-        out.append(one(f"shmem_{name}", "T", "template <class T> "))
-        for tname, T in SYNC_TYPES:
-            out.append(one(f"shmem_{tname}_{name}", T))
+        out += generic_and_typed(one, name, SYNC_TYPES)
     return out
 
 
