@@ -58,6 +58,24 @@ gio::ws::options runtime_options(const options& opt, variant v, int pes) {
   return o;
 }
 
+// The runtime of the variant being measured, made once per variant (a collective allocation and,
+// for host queues, the probe) rather than once per run. Options are fixed per variant.
+template <class Program> class runtime_cache {
+ public:
+  gio::ws::runtime<Program>& get(variant v, const gio::ws::options& o) {
+    if (!rt_ || v != v_) {
+      rt_.reset();  // collective, before the next one allocates
+      rt_ = std::make_unique<gio::ws::runtime<Program>>(o);
+      v_ = v;
+    }
+    return *rt_;
+  }
+
+ private:
+  std::unique_ptr<gio::ws::runtime<Program>> rt_;
+  variant v_ = variant::cpu;
+};
+
 // One workload: its program per variant, what each run starts with on this PE, and its check.
 class workload_runner {
  public:
@@ -65,7 +83,7 @@ class workload_runner {
   virtual std::string describe() const = 0;
   virtual std::uint64_t work_items() const = 0;  // what the rate counts (tasks, nodes, documents)
   virtual const char* unit() const = 0;
-  // Runs once with `rt` (PEs outside it idle); returns "" or why the result is wrong (every PE).
+  // Runs once on o.pes PEs (the others idle); returns "" or why the result is wrong (every PE).
   virtual std::string run_once(const job& j, variant v, const gio::ws::options& o, run_figures& fig) = 0;
   virtual std::string run_cpu(const job& j, run_figures& fig) = 0;
 };
@@ -118,25 +136,23 @@ class memset_runner : public workload_runner {
   std::uint64_t work_items() const override { return n_; }
   const char* unit() const override { return "tasks"; }
 
-  std::string run_once(const job& j, variant, const gio::ws::options& o, run_figures& fig) override {
+  std::string run_once(const job& j, variant v, const gio::ws::options& o, run_figures& fig) override {
     const int participants = o.pes;
     const std::uint64_t per_pe = (n_ + participants - 1) / participants;
     memset_program p{slots_, per_pe, std::min<std::uint64_t>(n_, per_pe * j.pe)};
     const std::uint64_t count = j.pe < participants ? std::min<std::uint64_t>(n_, per_pe * (j.pe + 1)) - p.first : 0;
     gpu::fill(slots_, 0, n_ * sizeof(std::uint64_t));
     gpu::synchronize();
-    gio::ws::runtime<memset_program> rt(o);
-    const gio::ws::run_result r = rt.run(p, count);
+    const gio::ws::run_result r = runtimes_.get(v, o).run(p, count);
     gather(j, r, participants, fig);
-    // This PE's slots: those it owns must be 1, the rest 0.
-    std::vector<std::uint64_t> seen(n_);
-    gpu::copy_to_host(seen.data(), slots_, n_ * sizeof(std::uint64_t));
-    const std::uint64_t mine_begin = std::min<std::uint64_t>(n_, per_pe * j.pe);
-    const std::uint64_t mine_end = j.pe < participants ? std::min<std::uint64_t>(n_, per_pe * (j.pe + 1)) : mine_begin;
+    // This PE's slots (the first per_pe of its array): those it owns must be 1, the rest 0.
+    const std::uint64_t slots = std::min(per_pe, n_);
+    std::vector<std::uint64_t> seen(slots);
+    gpu::copy_to_host(seen.data(), slots_, slots * sizeof(std::uint64_t));
     unsigned long long wrong = 0, first_wrong = ~0ull;
-    for (std::uint64_t i = 0; i < per_pe && i < n_; ++i) {
-      const std::uint64_t index = mine_begin + i;
-      const std::uint64_t want = index < mine_end ? 1 : 0;
+    for (std::uint64_t i = 0; i < slots; ++i) {
+      const std::uint64_t index = p.first + i;
+      const std::uint64_t want = i < count ? 1 : 0;
       if (seen[i] != want) {
         ++wrong;
         first_wrong = std::min<unsigned long long>(first_wrong, index);
@@ -155,6 +171,7 @@ class memset_runner : public workload_runner {
  private:
   std::uint64_t n_;
   std::uint64_t* slots_ = nullptr;
+  runtime_cache<memset_program> runtimes_;
 };
 
 // uts: the host expands the tree breadth-first until there is a task per worker or so (counting
@@ -168,9 +185,9 @@ class uts_runner : public workload_runner {
   std::uint64_t work_items() const override { return tree_.nodes; }
   const char* unit() const override { return "nodes"; }
 
-  std::string run_once(const job& j, variant, const gio::ws::options& o, run_figures& fig) override {
+  std::string run_once(const job& j, variant v, const gio::ws::options& o, run_figures& fig) override {
     const int participants = o.pes;
-    gio::ws::runtime<uts_program> rt(o);
+    gio::ws::runtime<uts_program>& rt = runtimes_.get(v, o);
     expand(static_cast<std::uint64_t>(rt.workers()) * participants * 4);
     const std::uint64_t k = frontier_.size();
     const std::uint64_t first = j.pe < participants ? k * j.pe / participants : 0;
@@ -230,6 +247,7 @@ class uts_runner : public workload_runner {
   std::vector<gio::ws::task> frontier_;
   std::uint64_t expanded_for_ = 0;
   uts::tree_count host_;
+  runtime_cache<uts_program> runtimes_;
 };
 
 // contains: the corpus on every GPU; PE p starts with its contiguous share of the documents.
@@ -253,15 +271,14 @@ class contains_runner : public workload_runner {
   std::uint64_t work_items() const override { return corpus_.documents(); }
   const char* unit() const override { return "documents"; }
 
-  std::string run_once(const job& j, variant, const gio::ws::options& o, run_figures& fig) override {
+  std::string run_once(const job& j, variant v, const gio::ws::options& o, run_figures& fig) override {
     const int participants = o.pes;
     const std::uint64_t d = corpus_.documents();
     const std::uint64_t first = j.pe < participants ? d * j.pe / participants : 0;
     const std::uint64_t end = j.pe < participants ? d * (j.pe + 1) / participants : 0;
     const contains_program p{text_.as<char>(), offsets_.as<std::uint64_t>(), word_dev_.as<char>(),
                              static_cast<std::uint32_t>(word_.size()), first};
-    gio::ws::runtime<contains_program> rt(o);
-    const gio::ws::run_result r = rt.run(p, end - first);
+    const gio::ws::run_result r = runtimes_.get(v, o).run(p, end - first);
     gather(j, r, participants, fig);
     unsigned long long hits = 0;
     for (const auto& w : r.workers) hits += w.tally[0];
@@ -278,6 +295,7 @@ class contains_runner : public workload_runner {
   std::string word_;
   gpu::device_memory text_, offsets_, word_dev_;
   std::uint64_t expected_ = 0;
+  runtime_cache<contains_program> runtimes_;
 };
 
 int run(int argc, char** argv, MPI_Comm comm) {

@@ -16,13 +16,23 @@
 
 namespace gio::ws {
 
-class symmetric_queues {
+// What every placement holds: the worker's context and the run's configuration.
+class placement_base {
+ public:
+  GIO_DEVICE placement_base(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
+  GIO_DEVICE const ctx& context() const { return c_; }
+  GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }
+
+ protected:
+  const ctx& c_;
+  const run_config& cfg_;
+};
+
+class symmetric_queues : public placement_base {
  public:
   // A thief may acquire a same-GPU victim's release at device scope (the queues are GPU memory).
   static constexpr bool same_gpu_device_scope = true;
-  GIO_DEVICE symmetric_queues(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
-  GIO_DEVICE const ctx& context() const { return c_; }
-  GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }
+  using placement_base::placement_base;
   // The same symmetric address names the word on every PE; `pe` picks the PE.
   GIO_DEVICE queue_header* header(int, unsigned worker) const {
     return reinterpret_cast<queue_header*>(cfg_.queues) + worker;
@@ -48,19 +58,14 @@ class symmetric_queues {
   // ordered before its later stores and atomics, at every PE (release; gda: completed).
   GIO_DEVICE void fence() const { shmem_ctx_fence(c_); }
 
- private:
-  const ctx& c_;
-  const run_config& cfg_;
 };
 
-class host_queues {
+class host_queues : public placement_base {
  public:
   // System scope throughout: host memory's lines may be held where device-scope fences do not
   // look (one hypothesis for the nodes UTS lost through host queues on one GPU, docs/results.md).
   static constexpr bool same_gpu_device_scope = false;
-  GIO_DEVICE host_queues(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
-  GIO_DEVICE const ctx& context() const { return c_; }
-  GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }
+  using placement_base::placement_base;
   GIO_DEVICE queue_header* header(int pe, unsigned worker) const {
     return reinterpret_cast<queue_header*>(cfg_.queues + std::size_t(pe) * cfg_.pe_stride) + worker;
   }
@@ -96,9 +101,6 @@ class host_queues {
   }
   GIO_DEVICE void fence() const { platform::fence_acq_rel_system(); }
 
- private:
-  const ctx& c_;
-  const run_config& cfg_;
 };
 
 }  // namespace gio::ws

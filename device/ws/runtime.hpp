@@ -168,12 +168,10 @@ template <class Program> class runtime {
     run_result result;
     if (participating()) {
       const std::size_t shared = worker_shared_bytes(opt_.local_capacity, total_);
-      if (opt_.where == placement::symmetric)
-        launch_collective(worker_kernel<Program, symmetric_queues>, dim3(workers_), dim3(opt_.threads), shared,
-                          stream_t{}, shmem_device_handle(), program, cfg);
-      else
-        launch_collective(worker_kernel<Program, host_queues>, dim3(workers_), dim3(opt_.threads), shared,
-                          stream_t{}, shmem_device_handle(), program, cfg);
+      with_kernel([&](auto kernel) {
+        launch_collective(kernel, dim3(workers_), dim3(opt_.threads), shared, stream_t{}, shmem_device_handle(), program,
+                          cfg);
+      });
       detail::check_gpu(platform::gpu_synchronize(), "running the workers");
       result.workers.resize(workers_);
       detail::check_gpu(platform::gpu_copy(result.workers.data(), stats_, workers_ * sizeof(worker_stats)),
@@ -208,16 +206,28 @@ template <class Program> class runtime {
   [[noreturn]] void fail(const std::string& cause) const { throw error(me_, "gio::ws: " + cause); }
   [[noreturn]] void refuse(const std::string& cause) const { throw config_error(me_, "gio::ws: " + cause); }
 
+  // Collective: `mine` combined over every PE (min or max), through a symmetric scratch pair.
+  template <class T> T over_every_pe(T mine, reduce_op op) {
+    T* sym = static_cast<T*>(shmem_malloc(2 * sizeof(T)));
+    shmem_putmem(sym, &mine, sizeof mine, me_);
+    if (op == reduce_op::min) shmem_min_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
+    else shmem_max_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
+    T all{};
+    shmem_getmem(&all, sym + 1, sizeof all, me_);
+    shmem_free(sym);
+    return all;
+  }
+
+  // f(the worker kernel of this run's placement).
+  template <class F> decltype(auto) with_kernel(F&& f) const {
+    if (opt_.where == placement::symmetric) return f(worker_kernel<Program, symmetric_queues>);
+    return f(worker_kernel<Program, host_queues>);
+  }
+
   // Every PE throws run_failure when a worker of any PE failed: the failed PE with its worker,
   // the others naming it.
   void agree_on_errors(const run_result& r) {
-    int* sym = static_cast<int*>(shmem_malloc(2 * sizeof(int)));
-    const int mine = r.error == run_error::none ? 0 : static_cast<int>(r.error) << 16 | me_;
-    shmem_putmem(sym, &mine, sizeof mine, me_);
-    shmem_int_max_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
-    int worst = 0;
-    shmem_getmem(&worst, sym + 1, sizeof worst, me_);
-    shmem_free(sym);
+    const int worst = over_every_pe(r.error == run_error::none ? 0 : static_cast<int>(r.error) << 16 | me_, reduce_op::max);
     if (worst == 0) return;
     if (r.error != run_error::none) throw run_failure(me_, "gio::ws: " + describe(r));
     run_result other;
@@ -248,16 +258,8 @@ template <class Program> class runtime {
   // must fit everywhere (a worker that never starts would hang the termination detection).
   int agree_on_workers() {
     const std::size_t shared = worker_shared_bytes(opt_.local_capacity, 65536);
-    const int fit = opt_.where == placement::symmetric
-                        ? max_coresident_wgs(worker_kernel<Program, symmetric_queues>, opt_.threads, shared)
-                        : max_coresident_wgs(worker_kernel<Program, host_queues>, opt_.threads, shared);
-    int* sym = static_cast<int*>(shmem_malloc(2 * sizeof(int)));
-    const int mine = participating() ? fit : 1 << 30;
-    shmem_putmem(sym, &mine, sizeof mine, me_);
-    shmem_int_min_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
-    int fewest = 0;
-    shmem_getmem(&fewest, sym + 1, sizeof fewest, me_);
-    shmem_free(sym);
+    const int fit = with_kernel([&](auto kernel) { return max_coresident_wgs(kernel, opt_.threads, shared); });
+    const int fewest = over_every_pe(participating() ? fit : 1 << 30, reduce_op::min);
     if (fewest < 1) refuse("not even one worker of " + std::to_string(opt_.threads) + " threads fits on a GPU");
     if (opt_.workers > fewest)
       refuse(std::to_string(opt_.workers) + " workers per PE cannot all be co-resident: at most " + std::to_string(fewest) +
@@ -396,12 +398,7 @@ template <class Program> class runtime {
       throw placement_unsupported(me_, "gio::ws: placement::host: GPU atomics on pinned host memory are not atomic "
                                        "across this node's GPUs (a probe counted " + std::to_string(seen) + " of " +
                                        std::to_string(want) + " adds)");
-    unsigned long long* sym = static_cast<unsigned long long*>(shmem_malloc(2 * sizeof(unsigned long long)));
-    shmem_putmem(sym, &stale, sizeof stale, me_);
-    shmem_ulonglong_max_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
-    unsigned long long worst = 0;
-    shmem_getmem(&worst, sym + 1, sizeof worst, me_);
-    shmem_free(sym);
+    const unsigned long long worst = over_every_pe(stale, reduce_op::max);
     if (worst != 0)
       throw placement_unsupported(me_, "gio::ws: placement::host: a store to pinned host memory was not visible after "
                                        "a fenced atomic flag in " + std::to_string(worst) + " of 2000 probe rounds");

@@ -81,6 +81,7 @@ struct worker_state {  // in shared memory
   std::uint32_t head;           // position after this worker's last public task
   std::uint32_t idle;           // counted idle by the termination detection
   std::uint32_t failed_steals;  // in a row
+  std::uint32_t decisions;      // while busy (decide's error check)
   std::uint32_t just_released;  // the last plan was a release: execute next
   std::uint32_t initial_done;   // this worker saw this PE's initial set exhausted (it stays so)
   std::uint32_t prefetch_valid; // a chunk claimed during a phase, not loaded yet
@@ -92,12 +93,12 @@ struct worker_state {  // in shared memory
                                   // are left when it is 0 and the word need not be read
   std::uint32_t publish_tail;   // the live region to publish after a copy
   std::uint32_t publish_count;
+  std::uint32_t closed_epoch;   // the epoch a release or acquire closed
   std::uint64_t claimed[2];     // per epoch of this worker's queue: tasks thieves claimed (cumulative)
   std::uint64_t rng;
   std::uint64_t tally[2];
   std::uint64_t tally_max;
   std::uint64_t executed;
-  std::uint64_t publish_word;   // the metadata to publish after a copy
   worker_stats stats;
 };
 
@@ -174,7 +175,9 @@ template <class Program, class Queues> class worker {
 
   // ---- thread 0: what the workgroup does next ----
   GIO_DEVICE void decide() {
-    if (s_.error == 0) s_.error = platform::ld_relaxed_sys(cfg_.error);  // another worker failed: stop too
+    // Another worker of this PE failed: stop too. Looked at before looking for work and every
+    // 16th phase, not before every phase (a global load on thread 0 while the others wait).
+    if (s_.error == 0 && (s_.local_count == 0 || ++s_.decisions % 16 == 0)) s_.error = platform::ld_relaxed_sys(cfg_.error);
     if (s_.error) {
       s_.next = plan::exit;
       return;
@@ -255,11 +258,11 @@ template <class Program, class Queues> class worker {
 
   // Opens the next epoch with the live region tail/count (unlocking the queue). The caller made
   // its ring writes visible first (fence), so a thief that sees the count sees the tasks.
-  GIO_DEVICE void publish(const sws_word& closed, std::uint32_t tail, std::uint32_t count) {
+  GIO_DEVICE void publish(std::uint32_t closed_epoch, std::uint32_t tail, std::uint32_t count) {
     sws_word next;
     next.tail = tail;
     next.count = count;
-    next.epoch = closed.epoch ^ 1u;
+    next.epoch = closed_epoch ^ 1u;
     q_.set(&my_header()->meta, sws_pack(next), my_pe_);
     s_.published_count = count;
   }
@@ -273,7 +276,7 @@ template <class Program, class Queues> class worker {
     const std::uint32_t space = cfg_.public_capacity > used ? cfg_.public_capacity - used : 0;
     s_.copy_count = min_u32(s_.local_count / 2, space);
     s_.copy_from = s_.head;
-    s_.publish_word = sws_pack(w);
+    s_.closed_epoch = w.epoch;
     s_.publish_tail = tail;
     s_.publish_count = count;
   }
@@ -287,7 +290,7 @@ template <class Program, class Queues> class worker {
     s_.head = (s_.head - take) & sws_position_mask;
     s_.copy_from = s_.head;
     s_.copy_count = take;
-    s_.publish_word = sws_pack(w);
+    s_.closed_epoch = w.epoch;
     s_.publish_tail = tail;
     s_.publish_count = count - take;
     s_.next = plan::acquire;
@@ -406,13 +409,9 @@ template <class Program, class Queues> class worker {
     if (!s_.idle) {
       std::uint32_t tail, count;
       const sws_word w = lock_and_close(tail, count);
-      if (count != 0) {  // cannot happen (only the owner adds tasks), but never lose them
-        wait_completions(w.epoch ^ 1u);
-        publish(w, tail, count);
-        return;
-      }
       wait_completions(w.epoch ^ 1u);
-      publish(w, tail, 0);
+      publish(w.epoch, tail, count);
+      if (count != 0) return;  // cannot happen (only the owner adds tasks), but never lose them
       wait_completions(w.epoch);
       q_.fence();  // the closed queue before the idle count
       become_idle();
@@ -486,13 +485,31 @@ template <class Program, class Queues> class worker {
       add_tallies(sp);
     }
     platform::wg_barrier();
-    if (leader_) {
-      s_.executed += n;
-      const std::uint32_t top = min_u32(s_.local_count, cfg_.local_capacity);
-      s_.spill_count = min_u32(s_.spill_count + (s_.local_count - top), cfg_.spill_capacity);
-      s_.stats.spilled += s_.local_count - top;
-      s_.local_count = top;
+    if (leader_) settle_phase(n, base, min_u32(s_.local_count, cfg_.local_capacity) - base);
+  }
+
+  // Thread 0, after a phase of n tasks: the spawns that did not fit went to the spill stack; the
+  // local queue holds `kept` tasks from `base` on.
+  GIO_DEVICE void settle_phase(std::uint32_t n, std::uint32_t base, std::uint32_t kept) {
+    const std::uint32_t spilled = s_.local_count - min_u32(s_.local_count, cfg_.local_capacity);
+    s_.executed += n;
+    s_.spill_count = min_u32(s_.spill_count + spilled, cfg_.spill_capacity);
+    s_.stats.spilled += spilled;
+    s_.local_count = base + kept;
+  }
+
+  // All threads: local[dst + i] = local[src + i] for i < n, dst < src (the ranges may overlap, so
+  // through registers, a workgroup's worth at a time). Ends with a barrier.
+  GIO_DEVICE void move_down(std::uint32_t dst, std::uint32_t src, std::uint32_t n) {
+    for (std::uint32_t done = 0; done < n; done += platform::wg_size()) {
+      const std::uint32_t i = done + platform::thread_in_wg();
+      task t;
+      if (i < n) t = local_[src + i];
+      platform::wg_barrier();
+      if (i < n) local_[dst + i] = t;
+      platform::wg_barrier();
     }
+    platform::wg_barrier();
   }
 
   template <class Spawner> GIO_DEVICE void add_tallies(const Spawner& sp) {
@@ -529,25 +546,13 @@ template <class Program, class Queues> class worker {
       s_.prefetch_valid = 1;
     }
     platform::wg_barrier();
-    // Spawned tasks [count, top) down to base (through registers: the ranges may overlap).
-    // Every thread reads the count before thread 0 changes it (the barrier after the loop).
-    const std::uint32_t top = min_u32(s_.local_count, cfg_.local_capacity);
-    const std::uint32_t spawned = top - count;
-    for (std::uint32_t done = 0; done < spawned && n > 0; done += platform::wg_size()) {
-      const std::uint32_t i = done + platform::thread_in_wg();
-      task t;
-      if (i < spawned) t = local_[count + i];
-      platform::wg_barrier();
-      if (i < spawned) local_[base + i] = t;
-      platform::wg_barrier();
-    }
-    platform::wg_barrier();
+    // The spawned tasks [count, top) down to base; every thread has read the count before
+    // thread 0 changes it (move_down ends with a barrier).
+    const std::uint32_t spawned = min_u32(s_.local_count, cfg_.local_capacity) - count;
+    move_down(base, count, spawned);
     if (leader_) {
-      s_.executed += n;
       s_.grab = 0;
-      s_.spill_count = min_u32(s_.spill_count + (s_.local_count - top), cfg_.spill_capacity);
-      s_.stats.spilled += s_.local_count - top;
-      s_.local_count = base + spawned;
+      settle_phase(n, base, spawned);
     }
   }
 
@@ -565,14 +570,7 @@ template <class Program, class Queues> class worker {
     task* ring = q_.ring(my_pe_, me_);
     for (unsigned i = platform::thread_in_wg(); i < 2 * n; i += platform::wg_size())
       reinterpret_cast<uint4*>(ring + ((s_.copy_from + i / 2) & mask))[i % 2] = reinterpret_cast<const uint4*>(local_)[i];
-    for (std::uint32_t done = 0; done < left; done += platform::wg_size()) {
-      const std::uint32_t i = done + platform::thread_in_wg();
-      task t;
-      if (i < left) t = local_[n + i];
-      platform::wg_barrier();
-      if (i < left) local_[i] = t;
-      platform::wg_barrier();
-    }
+    move_down(0, n, left);  // its first barrier comes after every thread's ring stores
   }
 
   GIO_DEVICE void copy_steal() {
@@ -599,15 +597,14 @@ template <class Program, class Queues> class worker {
         s_.head = sws_advance(s_.head, s_.copy_count);
         s_.stats.released += s_.copy_count;
         q_.fence();  // the ring writes of every thread (after the barrier) before the word
-        publish(sws_unpack(s_.publish_word), s_.publish_tail, s_.publish_count + s_.copy_count);
+        publish(s_.closed_epoch, s_.publish_tail, s_.publish_count + s_.copy_count);
         break;
       }
       case plan::acquire: {
         s_.local_count = s_.copy_count;
         s_.stats.acquired += s_.copy_count;
-        const sws_word w = sws_unpack(s_.publish_word);
-        wait_completions(w.epoch ^ 1u);
-        publish(w, s_.publish_tail, s_.publish_count);
+        wait_completions(s_.closed_epoch ^ 1u);
+        publish(s_.closed_epoch, s_.publish_tail, s_.publish_count);
         break;
       }
       case plan::steal: {
