@@ -37,9 +37,14 @@
 //  * Tallies: spawn.tally(i, v) (i = 0, 1) and spawn.tally_max(v) are summed / maximised per
 //    worker into run_result::workers[w].tally / tally_max (cheap per-thread counters).
 //  * options: workers per PE (0 = as many as are co-resident; more is an error), threads per
-//    worker, queue sizes, max_steal, victim biases, termination::counter | tree,
+//    worker, queue sizes, max_steal, phase_tasks (tasks per phase; more than threads: any free
+//    thread takes the next), victim biases, termination::counter | tree,
 //    scheduling::stealing | fixed_share (no stealing: each worker runs its equal share of the
 //    initial tasks), placement::symmetric | host, pes (run on PEs 0 .. pes-1 only).
+//  * Errors at construction are thrown on every PE: config_error (options no GPU here can run,
+//    too many workers, PEs reached over gda, which needs atomics gio does not route yet),
+//    placement_unsupported (host queues where GPU atomics on host memory are not atomic across
+//    the GPUs, probed). run() throws run_failure on every PE when a worker of any PE failed.
 #pragma once
 
 #include "gio/device/ws/layout.hpp"
