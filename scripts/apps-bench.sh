@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # The full-size application runs on a GPU machine (docs/jacobi2d.md, docs/spts.md,
-# docs/worksteal.md): Jacobi 2D weak scaling at 1K², 2K², 4K² per GPU on 1 and 2 GPUs and 4 PEs on
-# 2 GPUs (every variant, NVSHMEM's when built), the sparse triangular solve on the five generated
-# classes of the GIO paper's Table 1 at full size with 1, 2 and 4 PEs and every baseline, and the
-# work-stealing workloads (memset, UTS, contains) on 1 GPU and every GPU with every variant plus
-# a worker-count sweep. Writes the CSVs, logs, tables and plots to OUTDIR. Uses a Release CUDA
-# build (default build-gpu, the one scripts/gpu-check.sh makes; built here if missing).
+# docs/worksteal.md), one PE per GPU on 1, 2 and (where the machine has 4) 4 GPUs: Jacobi 2D weak
+# scaling at 1K², 2K², 4K² per GPU (every variant, NVSHMEM's when built; on a 2-GPU machine also
+# 4 PEs on 2 GPUs), the sparse triangular solve on the five generated classes of the GIO paper's
+# Table 1 at full size with every baseline, and the work-stealing workloads (memset, UTS,
+# contains) with every variant plus a worker-count sweep. Writes the CSVs, logs, tables, plots and
+# machine.txt (which GPUs, which links) to OUTDIR. Uses a Release CUDA build (default build-gpu,
+# the one scripts/gpu-check.sh makes; built here if missing).
 #
 #   scripts/apps-bench.sh OUTDIR [--jacobi-only | --spts-only | --worksteal-only] [--push-classes "c1 c2"]
 #   --push-classes: the classes on which every push mechanism runs on 2 GPUs (default: all five)
 #   SPTS_ARGS (environment): extra options for every spts run, e.g. "--kernel rounds"
 set -uo pipefail
-[ $# -ge 1 ] || { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
 out=$(outdir_of "$1") || exit 2
 shift
 jacobi=1 spts=1 worksteal=1 push_classes="wiki_talk asic_320ks nlpkkt160 road_usa road_central"
 while [ $# -gt 0 ]; do
   case "$1" in
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --jacobi-only) spts=0 worksteal=0 ;;
     --spts-only) jacobi=0 worksteal=0 ;;
     --worksteal-only) jacobi=0 spts=0 ;;
@@ -27,6 +29,12 @@ while [ $# -gt 0 ]; do
   shift
 done
 { nvidia-smi -L; nvidia-smi topo -m; } >"$out/machine.txt" 2>&1  # which machine the figures come from
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+# One PE per GPU: 1, 2 and every GPU of the machine (4 where there are 4).
+pe_counts=1
+[ "$gpus" -ge 2 ] && pe_counts="1 2"
+[ "$gpus" -gt 2 ] && pe_counts="$pe_counts $gpus"
+most=${pe_counts##* }
 if [ ! -f "$build/build.ninja" ]; then
   configure_gpu_build >"$out/configure.log" 2>&1 || exit 1
 fi
@@ -45,26 +53,27 @@ run() {  # run LOG NP COMMAND...: one mpirun, its output appended to LOG; failur
 if [ "$jacobi" = 1 ]; then
   j=$build/apps/jacobi2d csv=$out/jacobi.csv log=$out/jacobi.log
   rm -f "$csv"
+  grid() {  # grid N NP: the global grid of NP PEs with N x N points each (2-D decomposition)
+    case $2 in 1) echo "${1}x${1}" ;; 2) echo "$((2 * $1))x${1}" ;; 4) echo "$((2 * $1))x$((2 * $1))" ;;
+      *) echo "$(($2 * $1))x${1}" ;; esac
+  }
   for n in 1024 2048 4096; do
     iters=$(( n == 1024 ? 5000 : n == 2048 ? 2000 : 1000 ))
-    one="--size ${n}x${n} --iterations $iters --csv $csv"
-    two="--size $((2 * n))x${n} --iterations $iters --csv $csv --breakdown"
-    for v in gio inter-k inter-k-overlap; do
-      run "$log" 1 "$j/jacobi2d" --variant $v $one
-      run "$log" 2 "$j/jacobi2d" --variant $v $two
+    for np in $pe_counts; do  # the 1-GPU rows first: the others find their efficiency baseline in the CSV
+      args="--size $(grid $n $np) --iterations $iters --csv $csv"
+      [ "$np" = "$most" ] && [ "$np" -gt 1 ] && args="$args --breakdown"
+      for v in gio inter-k inter-k-overlap; do run "$log" "$np" "$j/jacobi2d" --variant $v $args; done
+      run "$log" "$np" "$j/jacobi2d" --variant gio --halo p $args
+      [ -x "$j/jacobi2d-nvshmem" ] && run "$log" "$np" "$j/jacobi2d-nvshmem" $args
     done
-    run "$log" 1 "$j/jacobi2d" --variant gio --halo p $one
-    run "$log" 2 "$j/jacobi2d" --variant gio --halo p $two
-    if [ -x "$j/jacobi2d-nvshmem" ]; then
-      run "$log" 1 "$j/jacobi2d-nvshmem" $one
-      run "$log" 2 "$j/jacobi2d-nvshmem" $two
+    if [ "$gpus" = 2 ]; then
+      # 4 PEs on 2 GPUs: two processes time-slice each GPU (no MPS), hence fewer iterations.
+      for v in gio inter-k; do
+        run "$log" 4 "$j/jacobi2d" --variant $v --size "$(grid $n 2)" --iterations 200 --csv "$csv"
+      done
     fi
-    # 4 PEs on 2 GPUs: two processes time-slice each GPU (no MPS), hence fewer iterations.
-    for v in gio inter-k; do
-      run "$log" 4 "$j/jacobi2d" --variant $v --size $((2 * n))x${n} --iterations 200 --csv "$csv"
-    done
     run "$log" 1 "$j/jacobi2d" --variant cpu --size ${n}x${n} --iterations 20 --threads "$(nproc)" --csv "$csv"
-    run "$log" 2 "$j/jacobi2d" --variant cpu --size $((2 * n))x${n} --iterations 20 --threads $(( $(nproc) / 2 )) --csv "$csv"
+    run "$log" 2 "$j/jacobi2d" --variant cpu --size "$(grid $n 2)" --iterations 20 --threads $(( $(nproc) / 2 )) --csv "$csv"
   done
   python3 "$repo/scripts/plot_jacobi.py" "$csv" --out "$out/jacobi" >>"$log" 2>&1 || failures=$((failures + 1))
 fi
@@ -76,8 +85,9 @@ if [ "$spts" = 1 ]; then
   export GIO_SYMMETRIC_SIZE=1G
   for m in wiki_talk asic_320ks nlpkkt160 road_usa road_central; do
     run "$log" 1 "$s" "${extra[@]}" --gen $m --variant cpu,vendor,single,gio --csv "$csv"
-    run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --csv "$csv"
-    run "$log" 4 "$s" "${extra[@]}" --gen $m --variant gio --csv "$csv"
+    for np in 2 4; do  # 4 PEs: one per GPU on a 4-GPU machine, two per GPU on a 2-GPU one
+      run "$log" $np "$s" "${extra[@]}" --gen $m --variant gio --csv "$csv"
+    done
     if [[ " $push_classes " == *" $m "* ]]; then
       for push in signal fence amo; do run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --push $push --csv "$csv"; done
     fi
@@ -87,10 +97,6 @@ fi
 if [ "$worksteal" = 1 ]; then
   w=$build/apps/worksteal/worksteal csv=$out/worksteal.csv log=$out/worksteal.log
   rm -f "$csv"
-  gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || echo 1)
-  pe_counts="1"
-  [ "$gpus" -ge 2 ] && pe_counts="1 2"
-  [ "$gpus" -gt 2 ] && pe_counts="$pe_counts $gpus"
   # 2^26 memset slots (512 MiB) and the queues fit a 2 GiB heap.
   export GIO_SYMMETRIC_SIZE=2G
   common="--warmup 1 --repeats 5 --csv $csv"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # GPU evidence for gio: on a machine with NVIDIA GPUs, configure and build (Release, tests and
 # benchmarks, NVSHMEM side by side when its wheel is found), run the `gpu` test label on every
-# GPU and on one GPU with 2 PEs, the compute-sanitizer tools, gio-info and the benchmarks, and
-# write logs, CSV, the comparison table and PNG plots to OUTDIR.
+# GPU (its 4-PE entries one PE per GPU where there are 4) and on one GPU with 2 PEs, the
+# compute-sanitizer tools, gio-info and the benchmarks (2 PEs, and one PE per GPU where there
+# are more than 2), and write machine.txt, logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
 #                        [--phase build|main|shared|gda|gda:K|ikn:K] [--archive FILE.tgz]
@@ -21,7 +22,7 @@
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
@@ -180,6 +181,16 @@ if [ "$bench" = 1 ]; then
       step bench-nvshmem-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
         "$build/bench/gio-bench-nvshmem" --bench signal,amo,amo_rate,barrier,coll --csv "$out/nvshmem-sync.csv"
     fi
+    if [ "$gpus" -gt 2 ]; then
+      # Every GPU, one PE each: the collectives, barrier and atomics over all of them, beside NVSHMEM.
+      mkdir -p "$out/all-gpus"
+      step bench-gio-sync-${gpus}pes timeout 240 "$(command -v mpirun)" --oversubscribe -np "$gpus" \
+        "$build/bench/gio-bench" --bench amo,amo_rate,barrier,coll --csv "$out/all-gpus/gio-sync.csv"
+      if [ -x "$build/bench/gio-bench-nvshmem" ]; then
+        step bench-nvshmem-sync-${gpus}pes timeout 240 "$(command -v mpirun)" --oversubscribe -np "$gpus" \
+          "$build/bench/gio-bench-nvshmem" --bench amo,amo_rate,barrier,coll --csv "$out/all-gpus/nvshmem-sync.csv"
+      fi
+    fi
     # What initiating a network operation costs the GPU thread, gda vs ikn (software NIC model);
     # --bind-to none: bound to one core, the proxy and the model starve (docs/transports.md).
     for mode in gda ikn; do
@@ -197,6 +208,9 @@ if [ "$bench" = 1 ]; then
     fi
   fi
   step plots python3 "$repo/scripts/plot_bench.py" "$out"/*.csv --out "$out"
+  if [ -f "$out/all-gpus/gio-sync.csv" ]; then
+    step plots-all-gpus python3 "$repo/scripts/plot_bench.py" "$out"/all-gpus/*.csv --out "$out/all-gpus"
+  fi
   if [ -f "$out/one-gpu/gio.csv" ]; then
     step plots-one-gpu python3 "$repo/scripts/plot_bench.py" "$out/one-gpu/gio.csv" --out "$out/one-gpu"
   fi
