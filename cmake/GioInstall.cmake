@@ -1,12 +1,12 @@
 # cmake --install: headers (include/gio and the device library as gio/device), libgio, gio-info,
-# and a CMake package: find_package(gio) gives gio::gio.
+# and a CMake package: find_package(gio) gives gio::gio, and gio::checks for checked device code.
 include(CMakePackageConfigHelpers)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/device/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/device
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${GIO_SHIM_INCLUDE}/gio/build_config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio)
-install(TARGETS gio gio-info EXPORT gioTargets
+install(TARGETS gio gio_checks gio-info EXPORT gioTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT gioTargets NAMESPACE gio:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gio)

@@ -19,6 +19,7 @@
 
 #include "runtime.hpp"
 #include "teams.hpp"
+#include "topology.hpp"
 
 namespace gio {
 namespace rt {
@@ -162,6 +163,21 @@ void connect_peers(runtime& r, const std::vector<transports::p2p::heap_card>& ca
     if (r.settings.atomics == "cas") c.peer.caps &= ~static_cast<std::uint32_t>(peer_native_atomics);
     r.peers[pe] = c.peer;
   }
+}
+
+// The PEs of this node whose heap cards name this PE's GPU (by PCI bus id), and whether MPS runs
+// their kernels side by side (gpu_share in gio/host.hpp).
+gpu_share share_of_gpu(const runtime& r, const std::vector<transports::p2p::heap_card>& cards) {
+  gpu_share share;
+  if (!gpu_build) return share;
+  const transports::p2p::heap_card& mine = cards[r.pe()];
+  share.pes = 0;
+  for (const auto& card : cards)
+    share.pes += card.node_id == mine.node_id && std::strncmp(card.gpu_bus_id, mine.gpu_bus_id, sizeof mine.gpu_bus_id) == 0;
+  const mps_state mps = discover_mps();
+  share.mps = mps.active;
+  share.mps_percentage = mps.thread_percentage;
+  return share;
 }
 
 // Opens this PE's NIC; gda is on only if every PE has one. Forced gda without a NIC is an
@@ -404,6 +420,7 @@ void shmem_init() {
   const std::vector<transports::p2p::heap_card> cards = exchange_cards(*r, mine);
   stage(r, "mapping peer heaps", [&] {
     connect_peers(*r, cards);
+    r->share = share_of_gpu(*r, cards);
     const std::uint64_t word = probe_magic ^ static_cast<std::uint64_t>(r->pe());
     r->backend->copy(r->heap + probe_offset, &word, sizeof word);
   });
@@ -429,6 +446,8 @@ void shmem_finalize() {
 }
 
 bool shmem_initialized() noexcept { return the_runtime != nullptr; }
+
+gpu_share shmem_gpu_share() noexcept { return the_runtime ? the_runtime->share : gpu_share{}; }
 
 int reserved_multiprocessors() noexcept { return the_runtime && the_runtime->gda_on && the_runtime->gda.is_model() ? 1 : 0; }
 

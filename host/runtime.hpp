@@ -64,6 +64,7 @@ struct runtime {
   std::uint64_t collective_calls = 0;
   double init_seconds = 0;
   bool device_selected = false;
+  gpu_share share{};  // the PEs of this node on this GPU, and MPS (launch_collective sizes by it)
 
   int pe() const { return boot ? boot->rank() : -1; }
   ~runtime();

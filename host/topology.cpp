@@ -1,8 +1,10 @@
 #include "topology.hpp"
 
 #include <hwloc.h>
+#include <sys/stat.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 namespace gio {
@@ -84,6 +86,24 @@ topology_report discover_topology(const std::string& gpu_pci_bus_id) {
     report.nics.push_back(nic);
   }
   return report;
+}
+
+mps_state discover_mps(const std::function<const char*(const char*)>& env) {
+  const auto read = [&](const char* name) -> const char* {
+    const char* value = env ? env(name) : std::getenv(name);
+    return value != nullptr && *value != '\0' ? value : nullptr;
+  };
+  mps_state mps;
+  const char* directory = read("CUDA_MPS_PIPE_DIRECTORY");
+  mps.pipe_directory = directory ? directory : "/tmp/nvidia-mps";
+  struct stat info {};
+  mps.active = ::stat((mps.pipe_directory + "/control").c_str(), &info) == 0;
+  if (const char* percentage = read("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE")) {
+    char* end = nullptr;
+    const long value = std::strtol(percentage, &end, 10);
+    if (end != percentage && *end == '\0' && value >= 1 && value <= 100) mps.thread_percentage = static_cast<int>(value);
+  }
+  return mps;
 }
 
 }  // namespace gio

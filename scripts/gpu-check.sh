@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # GPU evidence for gio: on a machine with NVIDIA GPUs, configure and build (Release, tests and
 # benchmarks, NVSHMEM side by side when its wheel is found), run the `gpu` test label on every
-# GPU (its 4-PE entries one PE per GPU where there are 4) and on one GPU with 2 PEs, the
-# compute-sanitizer tools, gio-info and the benchmarks (2 PEs, and one PE per GPU where there
-# are more than 2), and write machine.txt, logs, CSV, the comparison table and PNG plots to OUTDIR.
+# GPU (its 4-PE entries one PE per GPU where there are 4), on one GPU with 2 PEs and 4 PEs on
+# at most 2 GPUs under MPS (when nvidia-cuda-mps-control exists), the compute-sanitizer tools,
+# gio-info and the benchmarks (2 PEs, and one PE per GPU where there are more than 2), and write
+# machine.txt, logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
 #                        [--phase build|main|shared|gda|gda:K|ikn:K] [--archive FILE.tgz]
@@ -11,7 +12,7 @@
 #   --only-bench builds and runs only gio-info's checks and the benchmarks (the build skips the
 #   GPU test binary: minutes less of a device call).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
-#   everything except the one-GPU tests and the sanitizers, `shared` is only those (same build),
+#   everything except the one-GPU and MPS tests and the sanitizers, `shared` is only those (same build),
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
 #   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode. `build`
 #   only configures and builds everything (a cold build takes most of a call), for the phases after.
@@ -22,7 +23,7 @@
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
@@ -162,6 +163,35 @@ if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && [ "$gpus" -gt 1 ]; then
   # Every PE on GPU 0: 2 PEs (and the 4-PE entry: 4) time-slicing one GPU.
   # (The gda/ikn runs stay on two GPUs: the model's engine kernel would time-slice with both PEs.)
   step tests-one-gpu env CUDA_VISIBLE_DEVICES=0 ctest --test-dir "$build" -L gpu -LE gda -V
+fi
+
+if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && command -v nvidia-cuda-mps-control >/dev/null; then
+  # Several PEs per GPU under MPS (docs/running.md): 4 PEs on at most 2 GPUs, the daemon private
+  # to this step (its own pipe and log folders) and stopped after it, whatever the outcome.
+  under_mps() {
+    local dir rc
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/gio-mps.XXXXXX")
+    mkdir -p "$dir/pipe" "$dir/log"
+    export CUDA_MPS_PIPE_DIRECTORY=$dir/pipe CUDA_MPS_LOG_DIRECTORY=$dir/log
+    nvidia-cuda-mps-control -d || { echo "MPS daemon did not start"; return 1; }
+    "$@"; rc=$?
+    echo quit | nvidia-cuda-mps-control
+    for _ in $(seq 20); do [ -e "$dir/pipe/control" ] || break; sleep 0.5; done
+    cat "$dir"/log/*.log 2>/dev/null | tail -n 20
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+    return $rc
+  }
+  mps_runs() {  # gio-info says MPS and the share; the 4-PE suite; jacobi2d at a size whose grid fills the GPU
+    local info
+    info=$(timeout 60 "$(command -v mpirun)" --oversubscribe -np 4 "$build/host/gio-info") || { echo "$info"; return 1; }
+    echo "$info"
+    grep -qE "GPU share: [24] PEs on this GPU under MPS" <<<"$info" || { echo "gio-info: no MPS share reported"; return 1; }
+    ctest --test-dir "$build" -R '^(gpu_tests_4pes|jacobi2d_.*_np4|spts_.*_np4)$' -V || return 1
+    timeout 120 "$(command -v mpirun)" --oversubscribe --bind-to none -np 4 "$build/apps/jacobi2d/jacobi2d" \
+      --variant gio --size 8192x4096 --iterations 1000
+  }
+  mps_gpus=0; [ "$gpus" -gt 1 ] && mps_gpus=0,1
+  step tests-mps env CUDA_VISIBLE_DEVICES=$mps_gpus bash -c "$(declare -f under_mps mps_runs); build='$build'; under_mps mps_runs"
 fi
 
 if [ "$bench" = 1 ]; then

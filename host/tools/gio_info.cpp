@@ -62,6 +62,10 @@ void print_pe(const gio::runtime_report& rep) {
     std::printf("  NIC %-10s %s NUMA %d: %s\n", nic.name.c_str(), nic.pci_bus_id.c_str(), nic.numa_node,
                 nic.relation.c_str());
   std::printf("  network: %s\n", rep.network.c_str());
+  const gio::gpu_share share = gio::shmem_gpu_share();
+  if (rep.gpu >= 0)
+    std::printf("  GPU share: %s%s\n", share.describe().c_str(),
+                share.limits() ? " (launch_collective sizes co-resident grids for this share)" : "");
   print_team("SHMEM_TEAM_WORLD", gio::SHMEM_TEAM_WORLD);
   print_team("SHMEM_TEAM_SHARED", gio::SHMEM_TEAM_SHARED);
   for (int pe = 0; pe < rep.n_pes; ++pe) {

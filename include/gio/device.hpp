@@ -97,10 +97,11 @@
 //   Co-residency: a kernel whose workgroups wait for each other across PEs must have them all
 //   resident: launch it with gio::launch_collective (gio/launch.hpp).
 //
-// Checked builds (Debug, or GIO_CHECKS=1) verify PE ranges, that addresses lie in the symmetric
-// heap, alignment of atomics and signals, team membership and roots, size overflow and comparison
-// operators, and bound every wait by GIO_WAIT_TIMEOUT: a
-// failure prints "gio: PE <n>: <call> (<file>:<line>): <cause>" and traps the kernel.
+// Checked builds (GIO_CHECKS=1: gio's own Debug build, or a user's target linking gio::checks)
+// verify PE ranges, that addresses lie in the symmetric heap, alignment of atomics and signals,
+// team membership and roots, size overflow and comparison operators, and bound every wait by
+// GIO_WAIT_TIMEOUT: a failure prints "gio: PE <n>: <call> (<file>:<line>): <cause>" and traps
+// the kernel.
 #pragma once
 
 #include "gio/handle.hpp"

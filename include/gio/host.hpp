@@ -207,6 +207,37 @@ struct runtime_report {
 runtime_report shmem_runtime_report();
 peer_report shmem_peer_report(int pe);
 
+// This PE's share of its GPU, for sizing grids that must be co-resident (gio/launch.hpp). Several
+// PEs of a node may drive one GPU (PE p of a node uses GPU p mod the GPUs visible, or GIO_NUM_GPUS).
+// Without MPS their processes' kernels time-slice the GPU: each grid may fill the whole GPU, and
+// every wait on another PE of that GPU costs a context switch (slow, but it finishes). Under MPS
+// (its control daemon running) their kernels run side by side: two persistent grids that each
+// fill the GPU cannot both be resident, and a PE waiting for the other would wait forever. Then
+// each PE may fill CUDA_MPS_ACTIVE_THREAD_PERCENTAGE percent of the multiprocessors when that is
+// set, else an equal share.
+struct gpu_share {
+  int pes = 1;              // PEs of this node on this PE's GPU, this one included
+  bool mps = false;         // the CUDA MPS control daemon serves this node
+  int mps_percentage = 0;   // CUDA_MPS_ACTIVE_THREAD_PERCENTAGE (1-100), 0 when unset
+
+  bool limits() const noexcept { return mps && (pes > 1 || mps_percentage > 0); }
+  // Of `multiprocessors` (what the GPU reports), how many this PE's co-resident grid may fill.
+  int multiprocessors(int total) const noexcept {
+    if (!limits() || total <= 0) return total;
+    const int share = mps_percentage > 0 ? total * mps_percentage / 100 : total / pes;
+    return share < 1 ? 1 : share;
+  }
+  // "2 PEs on this GPU under MPS, an equal share" and the like, for messages and gio-info.
+  std::string describe() const {
+    std::string text = std::to_string(pes) + (pes == 1 ? " PE" : " PEs") + " on this GPU";
+    if (!mps) return text + (pes > 1 ? ", no MPS (their kernels time-slice the GPU)" : "");
+    if (mps_percentage > 0) return text + " under MPS, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=" + std::to_string(mps_percentage);
+    return text + " under MPS" + (pes > 1 ? ", an equal share each" : "");
+  }
+};
+// What init found ({1, false, 0} before shmem_init and in the CPU build).
+gpu_share shmem_gpu_share() noexcept;
+
 // Multiprocessors a co-resident grid must leave free on this PE's GPU: 1 while the test-only
 // software NIC model serves gda (its engine kernel needs room to run), else 0. max_coresident_wgs
 // (gio/launch.hpp) counts them out. 0 before shmem_init.

@@ -7,10 +7,12 @@
 //   gio::launch_collective(kernel, grid, block, shmem_bytes, stream, args...);
 //
 // launches cooperatively (all workgroups co-resident, or the launch fails) after checking the
-// grid against the occupancy of `kernel` on the current GPU, and throws gio::error otherwise:
+// grid against the occupancy of `kernel` on the current GPU, in this PE's share of it when MPS
+// runs several PEs' kernels there side by side (gpu_share, gio/host.hpp), and throws gio::error
+// otherwise:
 //   "gio: PE <n>: launch_collective: a grid of G workgroups cannot be co-resident on GPU k:
 //    at most M (m per SM x S SMs at T threads, B bytes of shared memory)"
-// max_coresident_wgs() answers the question beforehand, for sizing a grid. Needs the GPU compiler
+// max_coresident_wgs() answers the question beforehand, for sizing a grid (in the same share). Needs the GPU compiler
 // (nvcc or hipcc); the vendor calls live in gio/platform/launch_*.hpp.
 #pragma once
 #include <cstddef>
@@ -33,23 +35,33 @@ inline void check_launch(platform::launch_status status, const char* what) {
     throw error(launching_pe(), std::string("launch_collective: ") + what + ": " + platform::launch_error_text(status));
 }
 
-// How many workgroups of a kernel fit on the current GPU at once.
+// How many workgroups of a kernel fit on the current GPU at once, in this PE's share of it.
 struct coresidency {
   int gpu;
   int per_multiprocessor;
-  int multiprocessors;
+  int multiprocessors;  // this PE's share (gpu_share), less those reserved_multiprocessors() keeps
+  int gpu_multiprocessors;
   long long total() const { return static_cast<long long>(per_multiprocessor) * multiprocessors; }
 };
 
 inline coresidency query_coresidency(const void* kernel, unsigned threads_per_wg, std::size_t dynamic_shmem) {
   coresidency c{};
   check_launch(platform::current_gpu(&c.gpu), "finding the current GPU");
-  check_launch(platform::multiprocessor_count(c.gpu, &c.multiprocessors), "counting multiprocessors");
+  check_launch(platform::multiprocessor_count(c.gpu, &c.gpu_multiprocessors), "counting multiprocessors");
+  c.multiprocessors = shmem_gpu_share().multiprocessors(c.gpu_multiprocessors);
   if (c.multiprocessors > reserved_multiprocessors()) c.multiprocessors -= reserved_multiprocessors();
   check_launch(platform::resident_wgs_per_multiprocessor(&c.per_multiprocessor, kernel,
                                                          static_cast<int>(threads_per_wg), dynamic_shmem),
                "querying the kernel's occupancy");
   return c;
+}
+
+// Why a grid gets fewer multiprocessors than the GPU has, for launch_collective's error.
+inline std::string share_note(const coresidency& fit) {
+  const gpu_share share = shmem_gpu_share();
+  if (!share.limits()) return "";
+  return "; this PE's share of the GPU's " + std::to_string(fit.gpu_multiprocessors) + " " +
+         platform::multiprocessor_name + "s: " + share.describe();
 }
 
 }  // namespace detail
@@ -81,7 +93,7 @@ void launch_collective(void (*kernel)(Params...), dim3 grid, dim3 block, std::si
                     std::to_string(fit.per_multiprocessor) + " per " + platform::multiprocessor_name + " x " +
                     std::to_string(fit.multiprocessors) + " " + platform::multiprocessor_name + "s at " +
                     std::to_string(threads) + " threads, " + std::to_string(dynamic_shmem) +
-                    " bytes of shared memory)");
+                    " bytes of shared memory" + detail::share_note(fit) + ")");
   }
   int cooperative = 0;
   detail::check_launch(platform::supports_cooperative_launch(fit.gpu, &cooperative), "querying cooperative launch");

@@ -32,10 +32,14 @@ __global__ void __launch_bounds__(launch_threads) grid_barrier_kernel(unsigned* 
 TEST(LaunchCollective, CoresidentGridRuns) {
   const int max = gio::max_coresident_wgs(grid_barrier_kernel, launch_threads);
   ASSERT_GT(max, 0);
-  // Workgroups per SM x SMs, less the SM the software NIC model's engine needs when it serves gda.
-  EXPECT_EQ(max % (gpu::sm_count() - gio::reserved_multiprocessors()), 0) << "max_coresident_wgs: workgroups per SM x SMs";
-  // Two PEs on one GPU (under MPS) share its SMs: each takes half.
-  const unsigned grid = static_cast<unsigned>(gpus_shared() ? max / 2 : max);
+  // Workgroups per SM x this PE's share of the SMs (all of them, unless MPS runs several PEs on
+  // this GPU), less the SM the software NIC model's engine needs when it serves gda.
+  const gio::gpu_share share = gio::shmem_gpu_share();
+  const int sms = share.multiprocessors(gpu::sm_count()) - gio::reserved_multiprocessors();
+  EXPECT_EQ(max % sms, 0) << "max_coresident_wgs: workgroups per SM x SMs (" << share.describe() << ")";
+  // Under MPS the share leaves room for the other PEs' grids: the whole of it runs beside them.
+  // Time-sliced PEs on one GPU (no MPS) keep to half, as before the share existed.
+  const unsigned grid = static_cast<unsigned>(gpus_shared() && !share.limits() ? max / 2 : max);
   device_buffer counters(2 * sizeof(unsigned));
   gpu::fill(counters.get(), 0, counters.size());
   const gpu::stream_t stream = gpu::stream_create();

@@ -9,6 +9,13 @@
 #include <cstdio>
 #include <cstring>
 
+// Checked device code comes with gio::checks only (tests/install/consumer/CMakeLists.txt).
+#if defined(GIO_CHECKS) && GIO_CHECKS
+static_assert(CONSUMER_EXPECTS_CHECKS == 1, "GIO_CHECKS reached a consumer that did not link gio::checks");
+#else
+static_assert(CONSUMER_EXPECTS_CHECKS == 0, "gio::checks did not define GIO_CHECKS");
+#endif
+
 namespace {
 struct counter_program;
 struct add_task {
