@@ -608,6 +608,40 @@ void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe) {
   host_rma("shmem_getmem", false, const_cast<void*>(source), dest, nbytes, pe, nullptr);
 }
 
+void detail::host_strided(const char* call, bool put, void* dest, const void* source, std::ptrdiff_t dst,
+                          std::ptrdiff_t sst, std::size_t nelems, std::size_t size, int pe) {
+  runtime& r = running(call);
+  if (dst < 1 || sst < 1)
+    throw error(r.pe(), std::string(call) + ": strides must be at least 1 element (dst " + std::to_string(dst) +
+                            ", sst " + std::to_string(sst) + ")");
+  if (nelems == 0) return;
+  // Bytes from the first element's start to the last one's end, at `stride` elements apart.
+  const auto span = [&](std::ptrdiff_t stride, const char* side) {
+    std::size_t bytes = 0;
+    if (__builtin_mul_overflow(nelems - 1, static_cast<std::size_t>(stride), &bytes) ||
+        __builtin_mul_overflow(bytes, size, &bytes) || __builtin_add_overflow(bytes, size, &bytes))
+      throw error(r.pe(), std::string(call) + ": " + std::to_string(nelems) + " elements " + std::to_string(stride) +
+                              " apart overflow the " + side + " address range");
+    return bytes;
+  };
+  span(put ? sst : dst, "local");
+  char* symmetric = static_cast<char*>(put ? dest : const_cast<void*>(source));
+  char* local = static_cast<char*>(put ? const_cast<void*>(source) : dest);
+  const std::size_t symmetric_pitch = static_cast<std::size_t>(put ? dst : sst) * size;
+  const std::size_t local_pitch = static_cast<std::size_t>(put ? sst : dst) * size;
+  const std::size_t offset = heap_offset(r, symmetric, span(put ? dst : sst, "symmetric"), call);
+  if (pe >= 0 && pe < r.boot->size() && r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda)) {
+    for (std::size_t i = 0; i < nelems; ++i)  // one network transfer per element
+      r.backend->rma(r.handle, {call, put, symmetric + i * symmetric_pitch, local + i * local_pitch, size, pe}, nullptr);
+    return;
+  }
+  char* remote = reachable_heap(r, pe, call) + offset;
+  if (put)
+    r.backend->copy_strided(remote, symmetric_pitch, local, local_pitch, size, nelems);
+  else
+    r.backend->copy_strided(local, local_pitch, remote, symmetric_pitch, size, nelems);
+}
+
 bool detail::host_wait(const char* call, const void* ivar, dtype type, int cmp, const void* value, bool once) {
   runtime& r = running(call);
   if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)

@@ -350,6 +350,17 @@ def host_rma_bindings():
         one = lambda fname, T, template="": (f"{template}inline {ret.format(T=T)} {fname}({params.format(T=T)}) "
                                              f"{{ {body.format(T=T)} }}")
         out += generic_and_typed(one, name, RMA_TYPES)
+    # Strided RMA over detail::host_strided: typed and generic, and the sized forms (void*, bits).
+    strided = "{T}* dest, const {T}* source, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems, int pe"
+    for name, put in (("iput", "true"), ("iget", "false")):
+        one = lambda fname, T, template="": (f"{template}inline void {fname}({strided.format(T=T)}) "
+                                             f"{{ detail::host_strided(\"{fname}\", {put}, dest, source, dst, sst, nelems, "
+                                             f"sizeof({T}), pe); }}")
+        out += generic_and_typed(one, name, RMA_TYPES)
+        for bits in (8, 16, 32, 64, 128):
+            fname = f"shmem_{name}{bits}"
+            out.append(f"inline void {fname}({strided.format(T='void')}) {{ detail::host_strided(\"{fname}\", {put}, "
+                       f"dest, source, dst, sst, nelems, {bits // 8}, pe); }}")
     return out
 
 

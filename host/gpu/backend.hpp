@@ -119,6 +119,10 @@ class backend {
 
   virtual void copy(void* dst, const void* src, std::size_t bytes) = 0;  // synchronous, any memory
   virtual void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) = 0;
+  // Synchronous, any memory: `rows` blocks of `width` bytes, `src_pitch` bytes apart in the source
+  // and `dst_pitch` apart in the destination (pitches >= width).
+  virtual void copy_strided(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch, std::size_t width,
+                            std::size_t rows) = 0;
   virtual void fill(void* dst, int byte, std::size_t bytes) = 0;
   virtual void synchronize() = 0;  // all of this PE's GPU work
   virtual void synchronize(stream_t stream) = 0;

@@ -145,6 +145,12 @@ class gpu_backend final : public backend {
     check_rt(GIO_RT(Memcpy)(dst, src, bytes, GIO_RT(MemcpyDefault)), "copying");
     check_rt(GIO_RT(StreamSynchronize)(nullptr), "completing a copy");
   }
+  void copy_strided(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch, std::size_t width,
+                    std::size_t rows) override {
+    activate();
+    check_rt(GIO_RT(Memcpy2D)(dst, dst_pitch, src, src_pitch, width, rows, GIO_RT(MemcpyDefault)), "copying strided");
+    check_rt(GIO_RT(StreamSynchronize)(nullptr), "completing a strided copy");
+  }
   void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) override {
     activate();
     check_rt(GIO_RT(MemcpyAsync)(dst, src, bytes, GIO_RT(MemcpyDefault), stream), "enqueueing a copy");

@@ -167,6 +167,11 @@ class shm_backend final : public backend {
 
   void copy(void* dst, const void* src, std::size_t bytes) override { std::memmove(dst, src, bytes); }
   void copy_async(void* dst, const void* src, std::size_t bytes, stream_t) override { copy(dst, src, bytes); }
+  void copy_strided(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch, std::size_t width,
+                    std::size_t rows) override {
+    for (std::size_t row = 0; row < rows; ++row)
+      std::memmove(static_cast<char*>(dst) + row * dst_pitch, static_cast<const char*>(src) + row * src_pitch, width);
+  }
   void fill(void* dst, int byte, std::size_t bytes) override { std::memset(dst, byte, bytes); }
   void synchronize() override {}
   void synchronize(stream_t) override {}

@@ -102,6 +102,11 @@ void shmem_getmem(void* dest, const void* source, std::size_t nbytes, int pe);
 // update.
 void shmem_putmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe);
 void shmem_getmem_nbi(void* dest, const void* source, std::size_t nbytes, int pe);
+// Strided RMA (OpenSHMEM 1.5 §9.5.3): element i of `source` (at i * sst elements) goes to element
+// i of `dest` (at i * dst elements); the symmetric side is dest for iput, source for iget. Blocking.
+// Strides below 1, a span that overflows, or one that leaves the heap is an error naming the PE
+// and the call. Typed and generic forms (shmem_int_iput, shmem_iput<T>) and the sized ones
+// (shmem_iput8 ... shmem_iput128) are in gio/host_generated.hpp.
 
 // Stream-ordered forms: enqueued on `stream`, complete in stream order.
 void shmem_putmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream);
@@ -162,6 +167,9 @@ void host_atomic(const char* call, amo_op op, dtype type, void* dest, const void
 // whether it held. Checked builds bound the wait by GIO_WAIT_TIMEOUT and then throw, naming the
 // PE, the call, the address, the comparison and the value seen.
 bool host_wait(const char* call, const void* ivar, dtype type, int cmp, const void* value, bool once);
+// Strided put (`put`) or get of `nelems` elements of `size` bytes; strides in elements.
+void host_strided(const char* call, bool put, void* dest, const void* source, std::ptrdiff_t dst, std::ptrdiff_t sst,
+                  std::size_t nelems, std::size_t size, int pe);
 }  // namespace detail
 
 int shmem_broadcastmem(shmem_team_t team, void* dest, const void* source, std::size_t nelems, int PE_root);

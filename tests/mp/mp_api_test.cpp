@@ -5,10 +5,12 @@
 // others waiting.
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -250,6 +252,64 @@ TEST(MpHost, TypedHostRmaMovesElementsOfEachType) {
                             shmem_g<std::uint64_t>);
   typed_ring<char>(shmem_char_put, shmem_char_get_nbi, shmem_char_p, shmem_char_g);
   shmem_quiet();
+}
+
+// Strided RMA: every third element of a local array to every second slot of the next PE's, and
+// back with the strides swapped; the slots in between stay untouched.
+TEST(MpHost, StridedPutAndGetMoveEveryStrideElement) {
+  constexpr std::size_t n = 29;
+  const int me = shmem_my_pe(), pes = shmem_n_pes(), next = (me + 1) % pes, previous = (me + pes - 1) % pes;
+  auto* slots = static_cast<std::int64_t*>(shmem_malloc(2 * n * sizeof(std::int64_t)));
+  ASSERT_NE(slots, nullptr);
+  for (std::size_t i = 0; i < 2 * n; ++i) slots[i] = -1;
+  std::vector<std::int64_t> local(3 * n);
+  for (std::size_t i = 0; i < local.size(); ++i) local[i] = me * 1000 + static_cast<std::int64_t>(i);
+  shmem_barrier_all();  // every PE's slots are reset before any put lands
+  shmem_int64_iput(slots, local.data(), 2, 3, n, next);
+  shmem_barrier_all();
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(slots[2 * i], previous * 1000 + static_cast<std::int64_t>(3 * i)) << "slot " << 2 * i;
+    EXPECT_EQ(slots[2 * i + 1], -1) << "slot " << 2 * i + 1 << " between strides";
+  }
+  std::vector<std::int64_t> back(3 * n, 0);
+  shmem_iget(back.data(), slots, 3, 2, n, next);  // generic form: next's slots hold my values
+  for (std::size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(back[3 * i], local[3 * i]) << "element " << 3 * i;
+    EXPECT_EQ(back[3 * i + 1], 0);
+  }
+  // The sized forms move bytes of the named width; stride 1 is a contiguous copy.
+  std::uint16_t halves[4] = {1, 2, 3, 4};
+  shmem_barrier_all();
+  shmem_iput16(slots, halves, 1, 1, 4, next);
+  std::uint16_t read[4] = {};
+  shmem_iget16(read, slots, 1, 1, 4, next);
+  EXPECT_EQ(std::vector<std::uint16_t>(read, read + 4), std::vector<std::uint16_t>(halves, halves + 4));
+  shmem_barrier_all();  // nobody frees while a peer still reads
+  shmem_free(slots);
+}
+
+TEST(MpHost, StridedRmaRefusesBadStridesOverflowAndForeignMemory) {
+  auto* slots = static_cast<int*>(shmem_malloc(16 * sizeof(int)));
+  ASSERT_NE(slots, nullptr);
+  int local[16] = {};
+  const auto fails = [](const char* what, const std::function<void()>& call, const std::string& expected) {
+    try {
+      call();
+      ADD_FAILURE() << what << " did not throw";
+    } catch (const error& e) {
+      EXPECT_EQ(e.pe(), shmem_my_pe()) << what;
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << what << ": " << e.what();
+    }
+  };
+  const int next = (shmem_my_pe() + 1) % shmem_n_pes();
+  fails("stride 0", [&] { shmem_int_iput(slots, local, 0, 1, 4, next); }, "shmem_int_iput: strides must be at least 1");
+  fails("negative stride", [&] { shmem_int_iget(local, slots, 1, -2, 4, next); }, "strides must be at least 1");
+  fails("overflowing span", [&] { shmem_iput32(slots, local, PTRDIFF_MAX, 1, 3, next); }, "overflow");
+  fails("past the heap's end", [&] { shmem_int_iput(slots, local, std::ptrdiff_t(heap_size), 1, 2, next); },
+        "shmem_int_iput");
+  fails("not symmetric", [&] { shmem_int_iget(local, local, 1, 1, 4, next); }, "shmem_int_iget");
+  shmem_barrier_all();
+  shmem_free(slots);
 }
 
 TEST(MpHost, ReallocKeepsTheContentsAndStaysSymmetric) {
