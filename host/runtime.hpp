@@ -58,6 +58,9 @@ struct runtime {
   std::vector<peer_info> peers;    // host copy of the device table
   peer_info* peers_device = nullptr;
   std::vector<team_slot> teams;    // GIO_MAX_TEAMS entries, index = shmem_team_t
+  // Host contexts, index = shmem_ctx_t::id: each one's team, SHMEM_TEAM_INVALID when free.
+  // Entry 0 is SHMEM_CTX_DEFAULT (SHMEM_TEAM_WORLD).
+  std::vector<shmem_team_t> contexts{SHMEM_TEAM_WORLD};
   team_info* teams_device = nullptr;
   device_handle handle{};
   std::uint64_t stream_barrier_epoch = 0;

@@ -247,6 +247,99 @@ void shmem_team_destroy(shmem_team_t team) {
   slot.group->barrier();
   slot = rt::team_slot{};
   rt::publish_slot(r, team);
+  for (shmem_team_t& owner : r.contexts)  // the team's contexts go with it
+    if (owner == team) owner = SHMEM_TEAM_INVALID;
+}
+
+// --- Host contexts ----------------------------------------------------------------------------
+
+namespace {
+int make_ctx(rt::runtime& r, shmem_team_t team, long options, shmem_ctx_t* ctx, const char* call) {
+  if (!ctx) throw error(r.pe(), std::string(call) + ": ctx is null");
+  *ctx = SHMEM_CTX_INVALID;
+  constexpr long known = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
+  if (options & ~known)
+    throw error(r.pe(), std::string(call) + ": options " + std::to_string(options) +
+                            " hold bits other than SHMEM_CTX_SERIALIZED, SHMEM_CTX_PRIVATE and SHMEM_CTX_NOSTORE");
+  const auto* t = find_team(r, team);
+  if (!t || t->info.my_pe < 0) return -1;  // not a team of this PE's
+  auto free_entry = std::find(r.contexts.begin() + 1, r.contexts.end(), SHMEM_TEAM_INVALID);
+  if (free_entry == r.contexts.end()) free_entry = r.contexts.insert(r.contexts.end(), SHMEM_TEAM_INVALID);
+  *free_entry = team;
+  *ctx = shmem_ctx_t{static_cast<std::int32_t>(free_entry - r.contexts.begin())};
+  return 0;
+}
+
+// The context's team, or SHMEM_TEAM_INVALID.
+shmem_team_t team_of(const rt::runtime& r, shmem_ctx_t ctx) {
+  return ctx.id >= 0 && ctx.id < static_cast<int>(r.contexts.size()) ? r.contexts[ctx.id] : SHMEM_TEAM_INVALID;
+}
+}  // namespace
+
+int shmem_ctx_create(long options, shmem_ctx_t* ctx) {
+  return make_ctx(running("shmem_ctx_create"), SHMEM_TEAM_WORLD, options, ctx, "shmem_ctx_create");
+}
+
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
+  return make_ctx(running("shmem_team_create_ctx"), team, options, ctx, "shmem_team_create_ctx");
+}
+
+void shmem_ctx_destroy(shmem_ctx_t ctx) {
+  constexpr const char* call = "shmem_ctx_destroy";
+  rt::runtime& r = running(call);
+  if (ctx == SHMEM_CTX_DEFAULT) throw error(r.pe(), std::string(call) + ": SHMEM_CTX_DEFAULT cannot be destroyed");
+  if (team_of(r, ctx) == SHMEM_TEAM_INVALID) return;  // SHMEM_CTX_INVALID, or its team already destroyed it
+  shmem_quiet();
+  r.contexts[ctx.id] = SHMEM_TEAM_INVALID;
+}
+
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
+  rt::runtime& r = running("shmem_ctx_get_team");
+  if (!team) throw error(r.pe(), "shmem_ctx_get_team: team is null");
+  *team = team_of(r, ctx);
+  return *team == SHMEM_TEAM_INVALID ? -1 : 0;
+}
+
+int detail::ctx_world_pe(shmem_ctx_t ctx, int pe, const char* call) {
+  rt::runtime& r = running(call);
+  const shmem_team_t team = team_of(r, ctx);
+  if (team == SHMEM_TEAM_INVALID)
+    throw error(r.pe(), std::string(call) + ": context " + std::to_string(ctx.id) +
+                            (ctx == SHMEM_CTX_INVALID ? " (SHMEM_CTX_INVALID)" : "") +
+                            " is not valid (never created, destroyed, or its team was destroyed)");
+  const team_info& t = r.teams[team].info;
+  if (pe < 0 || pe >= t.size)
+    throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " is outside the context's " +
+                            rt::team_name(team) + " (" + std::to_string(t.size) + " PEs)");
+  return rt::world_pe_of(t, pe);
+}
+
+void shmem_ctx_quiet(shmem_ctx_t ctx) {
+  detail::ctx_world_pe(ctx, 0, "shmem_ctx_quiet");  // a valid context
+  shmem_quiet();
+}
+
+void shmem_ctx_fence(shmem_ctx_t ctx) {
+  detail::ctx_world_pe(ctx, 0, "shmem_ctx_fence");
+  shmem_fence();
+}
+
+void shmem_fence() { shmem_quiet(); }
+
+void shmem_ctx_putmem(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe) {
+  shmem_putmem(dest, source, nbytes, detail::ctx_world_pe(ctx, pe, "shmem_ctx_putmem"));
+}
+
+void shmem_ctx_getmem(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe) {
+  shmem_getmem(dest, source, nbytes, detail::ctx_world_pe(ctx, pe, "shmem_ctx_getmem"));
+}
+
+void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe) {
+  shmem_putmem_nbi(dest, source, nbytes, detail::ctx_world_pe(ctx, pe, "shmem_ctx_putmem_nbi"));
+}
+
+void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe) {
+  shmem_getmem_nbi(dest, source, nbytes, detail::ctx_world_pe(ctx, pe, "shmem_ctx_getmem_nbi"));
 }
 
 int shmem_team_sync(shmem_team_t team) {

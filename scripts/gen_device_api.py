@@ -10,6 +10,7 @@ Nothing is written by hand per type. Usage:  gen_device_api.py [--check]   (--ch
 an output is stale)
 """
 import pathlib
+import re
 import sys
 
 # OpenSHMEM 1.5 Table 5 (standard RMA types), less long double (no GPU support).
@@ -364,6 +365,28 @@ def host_rma_bindings():
     return out
 
 
+HOST_CALL = re.compile(r"^(template <class T> )?inline (.+?) (shmem_\w+)\((.*), int pe\) \{")
+
+
+def host_ctx_forms(lines):
+    # The context form of each host call that ends in `int pe` (OpenSHMEM 1.5 §9.5): the same call on
+    # the context team's PE as a world PE (detail::ctx_world_pe). Typed and sized forms are named
+    # shmem_ctx_<...>; generic ones keep their name and take the context first.
+    out = []
+    for line in lines:
+        m = HOST_CALL.match(line)
+        if not m:
+            continue
+        template, ret, name, params = m.groups()
+        ctx_name = name if template else name.replace("shmem_", "shmem_ctx_", 1)
+        args = ", ".join(p.split()[-1].lstrip("*") for p in params.split(", "))
+        callee = f"{name}<T>" if template else name
+        rk = "" if ret == "void" else "return "
+        out.append(f"{template or ''}inline {ret} {ctx_name}(shmem_ctx_t ctx, {params}, int pe) "
+                   f"{{ {rk}{callee}({args}, detail::ctx_world_pe(ctx, pe, \"{ctx_name}\")); }}")
+    return out
+
+
 def host_sync_bindings():
     # Host waits on this PE's symmetric words, over detail::host_wait.
     out = []
@@ -442,9 +465,13 @@ def render_host():
         "",
         *host_rma_bindings(),
         "",
+        *host_ctx_forms(host_rma_bindings()),
+        "",
         *host_sync_bindings(),
         "",
         *host_amo_bindings(),
+        "",
+        *host_ctx_forms(host_amo_bindings()),
         "",
         *host_collective_bindings(),
         "",

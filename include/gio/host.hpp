@@ -146,6 +146,48 @@ void shmem_sync_all();
 void shmem_team_sync_on_stream(shmem_team_t team, stream_t stream);
 void shmem_sync_all_on_stream(stream_t stream);
 
+// --- Contexts (OpenSHMEM 1.5 §9.5) ------------------------------------------------------------
+// A host context names a stream of this PE's host RMA and atomics with its own quiet and fence,
+// and, made from a team, numbers PEs as that team does. gio's host calls complete before they
+// return, so a context's quiet and fence have nothing left to wait for; what a context adds is
+// the team's numbering and an owner for the calls (docs/decisions.md). Context forms
+// (shmem_ctx_putmem, shmem_ctx_int_put, shmem_ctx_int_atomic_add, ...) take the context first;
+// the typed ones are in gio/host_generated.hpp. Kernels make their own contexts (gio/device.hpp).
+struct shmem_ctx_t {
+  std::int32_t id;
+  friend bool operator==(shmem_ctx_t a, shmem_ctx_t b) { return a.id == b.id; }
+  friend bool operator!=(shmem_ctx_t a, shmem_ctx_t b) { return a.id != b.id; }
+};
+inline constexpr shmem_ctx_t SHMEM_CTX_DEFAULT{0};   // SHMEM_TEAM_WORLD's; always valid after init
+inline constexpr shmem_ctx_t SHMEM_CTX_INVALID{-1};
+// Options (accepted; every gio host context is safe to use from any one thread at a time).
+inline constexpr long SHMEM_CTX_SERIALIZED = 1L << 0;
+inline constexpr long SHMEM_CTX_PRIVATE = 1L << 1;
+inline constexpr long SHMEM_CTX_NOSTORE = 1L << 2;
+// 0 and a new context of SHMEM_TEAM_WORLD (shmem_ctx_create) or of `team`, of which this PE must
+// be a member; otherwise non-zero and *ctx = SHMEM_CTX_INVALID. Not collective. Unknown option
+// bits are an error naming the PE.
+int shmem_ctx_create(long options, shmem_ctx_t* ctx);
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx);
+// Completes the context's operations and frees it; SHMEM_CTX_DEFAULT cannot be destroyed (error),
+// SHMEM_CTX_INVALID is a no-op. Destroying a team destroys the contexts made from it.
+void shmem_ctx_destroy(shmem_ctx_t ctx);
+// 0 and the context's team, or -1 and SHMEM_TEAM_INVALID for an invalid or destroyed context.
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team);
+void shmem_ctx_quiet(shmem_ctx_t ctx);
+void shmem_ctx_fence(shmem_ctx_t ctx);
+// Orders this PE's host puts and atomics to each PE (they complete in call order already).
+void shmem_fence();
+void shmem_ctx_putmem(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe);
+void shmem_ctx_getmem(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe);
+void shmem_ctx_putmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe);
+void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void* dest, const void* source, std::size_t nbytes, int pe);
+namespace detail {
+// PE `pe` of the context's team as a PE of SHMEM_TEAM_WORLD; throws gio::error naming `call` and
+// the cause (an invalid or destroyed context, a PE outside its team).
+int ctx_world_pe(shmem_ctx_t ctx, int pe, const char* call);
+}  // namespace detail
+
 // --- Collectives (OpenSHMEM 1.5 §9.9, team-based) ----------------------------------------------
 // Collective over `team`; every member calls with the same arguments. Blocking forms return
 // when this PE's part is complete (dest holds the result, source may be reused); _on_stream

@@ -320,6 +320,108 @@ TEST(MpTeams, TeamSyncSeparatesRounds) {
   shmem_free(slots);
 }
 
+// Host contexts: a team context numbers PEs as its team does; the default context is the world's.
+TEST(MpContexts, TeamContextNumbersPEsAsItsTeam) {
+  const int n = shmem_n_pes(), me = shmem_my_pe();
+  auto* inbox = static_cast<int*>(shmem_calloc(4, sizeof(int)));
+  ASSERT_NE(inbox, nullptr);
+  shmem_team_t odd = SHMEM_TEAM_INVALID;
+  ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, n / 2, nullptr, 0, &odd), 0);
+  shmem_ctx_t ctx = SHMEM_CTX_DEFAULT;
+  if (me % 2 == 1) {
+    ASSERT_EQ(shmem_team_create_ctx(odd, SHMEM_CTX_PRIVATE, &ctx), 0);
+    EXPECT_NE(ctx, SHMEM_CTX_DEFAULT);
+    shmem_team_t team = SHMEM_TEAM_INVALID;
+    EXPECT_EQ(shmem_ctx_get_team(ctx, &team), 0);
+    EXPECT_EQ(team, odd);
+    // Team PE 0 is world PE 1: every odd PE writes its world number into slot 0 there, by a typed,
+    // a generic and a byte form, then an atomic through the context.
+    const int odd_index = me / 2;
+    if (odd_index == n / 2 - 1) {  // the last odd PE alone, so the slot has one writer
+      shmem_ctx_int_p(ctx, inbox, me, 0);
+      shmem_put(ctx, inbox + 1, &me, 1, 0);
+      shmem_ctx_putmem(ctx, inbox + 2, &me, sizeof me, 0);
+      shmem_ctx_quiet(ctx);
+    }
+  } else {
+    // Not a member: no context of that team; *ctx becomes SHMEM_CTX_INVALID.
+    EXPECT_NE(shmem_team_create_ctx(odd, 0, &ctx), 0);
+    EXPECT_EQ(ctx, SHMEM_CTX_INVALID);
+  }
+  shmem_barrier_all();
+  if (me == 1) {
+    const int last_odd = n - 1 - (n % 2 == 0 ? 0 : 1);
+    EXPECT_EQ(inbox[0], last_odd);
+    EXPECT_EQ(inbox[1], last_odd);
+    EXPECT_EQ(inbox[2], last_odd);
+  }
+  shmem_barrier_all();
+  // Every member adds through its context to team PE 0; the world's default context reads it back.
+  if (me % 2 == 1) shmem_ctx_int_atomic_add(ctx, inbox + 3, 1, 0);
+  shmem_barrier_all();
+  EXPECT_EQ(shmem_atomic_fetch(SHMEM_CTX_DEFAULT, inbox + 3, 1), n / 2);
+  EXPECT_EQ(shmem_ctx_int_atomic_fetch(SHMEM_CTX_DEFAULT, inbox + 3, 1), n / 2);
+  shmem_barrier_all();
+  if (me % 2 == 1) {
+    // A PE outside the team's numbering is an error naming the PE and the context's team.
+    try {
+      shmem_ctx_int_p(ctx, inbox, 0, n / 2);
+      ADD_FAILURE() << "team PE " << n / 2 << " of a " << n / 2 << "-PE team did not throw";
+    } catch (const error& e) {
+      EXPECT_EQ(e.pe(), me);
+      EXPECT_NE(std::string(e.what()).find("shmem_ctx_int_p: PE " + std::to_string(n / 2) + " is outside the context's team"),
+                std::string::npos) << e.what();
+    }
+    shmem_ctx_destroy(ctx);
+    shmem_team_t team = 12345;
+    EXPECT_EQ(shmem_ctx_get_team(ctx, &team), -1) << "destroyed";
+    EXPECT_EQ(team, SHMEM_TEAM_INVALID);
+    EXPECT_THROW(shmem_ctx_putmem(ctx, inbox, &me, sizeof me, 0), error) << "a destroyed context";
+  }
+  shmem_barrier_all();
+  shmem_team_destroy(odd);
+  shmem_free(inbox);
+}
+
+TEST(MpContexts, WorldContextsDestroyingAndBadOptions) {
+  shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+  ASSERT_EQ(shmem_ctx_create(SHMEM_CTX_SERIALIZED | SHMEM_CTX_NOSTORE, &ctx), 0);
+  shmem_team_t team = SHMEM_TEAM_INVALID;
+  EXPECT_EQ(shmem_ctx_get_team(ctx, &team), 0);
+  EXPECT_EQ(team, SHMEM_TEAM_WORLD);
+  EXPECT_EQ(shmem_ctx_get_team(SHMEM_CTX_DEFAULT, &team), 0);
+  EXPECT_EQ(team, SHMEM_TEAM_WORLD);
+  // Created and destroyed contexts are reused, never confused with live ones.
+  shmem_ctx_t second = SHMEM_CTX_INVALID;
+  ASSERT_EQ(shmem_ctx_create(0, &second), 0);
+  EXPECT_NE(second, ctx);
+  shmem_ctx_destroy(ctx);
+  shmem_ctx_t third = SHMEM_CTX_INVALID;
+  ASSERT_EQ(shmem_ctx_create(0, &third), 0);
+  EXPECT_EQ(third, ctx) << "the freed entry is reused";
+  shmem_ctx_fence(third);
+  shmem_ctx_destroy(third);
+  shmem_ctx_destroy(second);
+  shmem_ctx_destroy(SHMEM_CTX_INVALID);  // no-op
+  EXPECT_THROW(shmem_ctx_destroy(SHMEM_CTX_DEFAULT), error);
+  EXPECT_THROW(shmem_ctx_create(1L << 20, &ctx), error);
+  EXPECT_THROW(shmem_ctx_quiet(SHMEM_CTX_INVALID), error);
+  shmem_fence();
+  // A team's contexts go with it.
+  shmem_team_t all = SHMEM_TEAM_INVALID;
+  ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, shmem_n_pes(), nullptr, 0, &all), 0);
+  ASSERT_EQ(shmem_team_create_ctx(all, 0, &ctx), 0);
+  shmem_team_destroy(all);
+  EXPECT_EQ(shmem_ctx_get_team(ctx, &team), -1);
+  try {
+    shmem_ctx_quiet(ctx);
+    ADD_FAILURE() << "a context of a destroyed team did not throw";
+  } catch (const error& e) {
+    EXPECT_NE(std::string(e.what()).find("its team was destroyed"), std::string::npos) << e.what();
+  }
+  shmem_barrier_all();
+}
+
 }  // namespace
 }  // namespace gio
 
