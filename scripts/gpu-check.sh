@@ -153,6 +153,23 @@ if [ "$tests" = 1 ]; then
   # phase (--phase gda), so that this one stays within a device call.
   step tests-all-gpus ctest --test-dir "$build" -L gpu -LE gda -V
   step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
+  # examples/ as a user builds them (this build installed, find_package(gio)), each run checked.
+  run_examples() {
+    local scratch np example
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/gio-examples.XXXXXX")
+    local prefix=$scratch/prefix ex=$scratch/build
+    cmake --install "$build" --prefix "$prefix" >/dev/null &&
+      cmake -S "$repo/examples" -B "$ex" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES=native \
+        -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+      cmake --build "$ex" -j "$(nproc)" || return 1
+    for example in hello_put ring_put_signal team_reduce persistent_kernel; do
+      for np in 2 4; do
+        echo "== mpirun -np $np $example"
+        timeout 120 "$(command -v mpirun)" --oversubscribe --bind-to none -np $np "$ex/$example" || return 1
+      done
+    done
+  }
+  step examples run_examples
 fi
 fi  # main
 if [ "$gda_only" = 1 ]; then

@@ -4,7 +4,8 @@
 #   2. GIO_GPU=cuda (if nvcc exists) and GIO_GPU=hip (if hipcc exists): compile only, so the device
 #      library, the header checks, the checked bad-input kernels, the NIC model and a sample of
 #      tests/gpu (with the rest it covers every device-library path) build for both vendors, and
-#      bench/ and apps/ for CUDA (the HIP build leaves them out for time: see below). The whole of
+#      bench/ and apps/ for CUDA (the HIP build leaves them out for time: see below), and examples/
+#      against the CUDA build installed (find_package(gio), as a user builds them). The whole of
 #      tests/gpu (its type-table shards take ~25 CPU-minutes with nvcc, far more with hipcc) is
 #      built and run on the GPU machines by scripts/gpu-check.sh.
 # The ctest summary is printed last. Build trees: build/test-<vendor>-<type> (GIO_TEST_BUILD_ROOT).
@@ -42,6 +43,13 @@ if ! $host_only; then
     # device-side checks on, so the checked device code is compiled here too.
     build "$build_root/test-cuda-release" -DGIO_GPU=cuda -DCMAKE_CUDA_COMPILER="$nvcc" \
       -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DGIO_BUILD_TESTS=ON -DGIO_GPU_TEST_SAMPLE=ON
+    # examples/ as a user builds them: this build installed, then found with find_package(gio).
+    echo "== test.sh: building examples/ against the installed CUDA build"
+    rm -rf "$build_root/examples-prefix" "$build_root/examples-cuda"
+    cmake --install "$build_root/test-cuda-release" --prefix "$build_root/examples-prefix" >/dev/null
+    cmake -S "$repo/examples" -B "$build_root/examples-cuda" -G Ninja -DCMAKE_PREFIX_PATH="$build_root/examples-prefix" \
+      -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release
+    cmake --build "$build_root/examples-cuda" -- -j"$jobs"
   else
     echo "== test.sh: nvcc not found; CUDA compile skipped"
   fi
