@@ -59,6 +59,17 @@ GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, sour
   return where;
 }
 
+// shmem_ptr (OpenSHMEM 1.5 §9.2.4): `dest` (symmetric) on PE `pe` of the context's team as an
+// address this thread can load from and store to, or nullptr when `pe` is reached only through
+// the NIC (or not at all). Its own PE gives `dest` back.
+GIO_DEVICE void* peer_pointer(const ctx& c, const void* dest, int pe, const char* call, source_location loc) {
+  check_pe(c, pe, call, loc);
+  check_symmetric(c, dest, 1, call, loc);
+  const peer_info& peer = c.h.peers[world_pe(c, pe)];
+  if (peer.heap_base == nullptr) return nullptr;
+  return transports::p2p::translate(const_cast<void*>(dest), peer.heap_base - c.h.heap_base);
+}
+
 // When a put or get may return (OpenSHMEM's blocking and _nbi forms). On the load/store transport
 // a put completes locally when its stores are issued and a get when its loads return, which
 // satisfies both. Over gda, `on_return` waits for the NIC's completion and `by_quiet` only posts

@@ -1,5 +1,5 @@
 // put-with-signal (OpenSHMEM 1.5 §9.8.1, dCUDA's notified put): the data, then a 64-bit signal
-// update at the target that becomes visible only after the data.
+// update at the target that becomes visible only after the data; and the signal update alone.
 //
 // Ordering on the load/store transport (docs/memory-model.md, "put_signal"): the group's data
 // stores, a group barrier, then the leader's release fence at system scope (cumulative over the
@@ -73,6 +73,24 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
     update_signal(transports::p2p::translate(sig_addr, delta), signal, sig_op, where.native_atomics);
   }
   Coop::sync();
+}
+
+// A signal update without a payload (shmem_signal_set / _add, NVSHMEM's signal_op): ordered after
+// this thread's earlier puts, stores and atomics to `pe` as put_signal's signal is after its
+// payload (a release fence; over gda the context's quiet), so a PE that acquires the new value
+// sees them.
+GIO_DEVICE void signal_op(const ctx& c, std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, int pe,
+                          const char* call, source_location loc) {
+  check_signal(c, sig_addr, sig_op, call, loc);
+  const peer_route where = route_team_pe(c, pe, call, loc);
+  platform::fence_acq_rel_system();
+  if (where.gda) {
+    transports::gda::quiet(c, call, loc);
+    transports::gda::amo(c, where.world, sig_op == SHMEM_SIGNAL_ADD ? amo_op::add : amo_op::set, sig_addr, signal,
+                         std::uint64_t{0}, call, loc);
+    return;
+  }
+  update_signal(transports::p2p::translate(sig_addr, where.delta), signal, sig_op, where.native_atomics);
 }
 
 // The signal word's value, acquired: what its writer ordered before the update is visible.

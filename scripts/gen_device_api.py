@@ -185,6 +185,13 @@ def signal_bindings():
             out.append(put_signal(f"shmem_ctx_putmem_signal{nbi}{suffix}", "void", "1", coop, nbi))
             for tname, T in RMA_TYPES:
                 out.append(put_signal(f"shmem_ctx_{tname}_put_signal{nbi}{suffix}", T, f"sizeof({T})", coop, nbi))
+    out.append(f"GIO_DEVICE void* shmem_ptr(const ctx& c, const void* dest, int pe, {LOC}) "
+               f"{{ return detail::peer_pointer(c, dest, pe, \"shmem_ptr\", loc); }}")
+    out.append(f"GIO_DEVICE void shmem_signal_op(const ctx& c, std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, "
+               f"int pe, {LOC}) {{ detail::signal_op(c, sig_addr, signal, sig_op, pe, \"shmem_signal_op\", loc); }}")
+    for name, op in (("set", "SHMEM_SIGNAL_SET"), ("add", "SHMEM_SIGNAL_ADD")):
+        out.append(f"GIO_DEVICE void shmem_signal_{name}(const ctx& c, std::uint64_t* sig_addr, std::uint64_t signal, "
+                   f"int pe, {LOC}) {{ detail::signal_op(c, sig_addr, signal, {op}, pe, \"shmem_signal_{name}\", loc); }}")
     out.append(f"GIO_DEVICE std::uint64_t shmem_signal_fetch(const ctx& c, const std::uint64_t* sig_addr, {LOC}) "
                f"{{ return detail::signal_fetch(c, sig_addr, \"shmem_signal_fetch\", loc); }}")
     out.append(f"GIO_DEVICE std::uint64_t shmem_signal_wait_until(const ctx& c, std::uint64_t* sig_addr, int cmp, "

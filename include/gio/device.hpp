@@ -73,6 +73,11 @@
 //   the new signal value (shmem_signal_wait_until, shmem_signal_fetch, wait/test) sees the whole
 //   payload. shmem_signal_fetch(ctx, sig_addr) -> value (acquire);
 //   shmem_signal_wait_until(ctx, sig_addr, cmp, value) -> the value that satisfied it.
+//   shmem_signal_set / shmem_signal_add(ctx, sig_addr, signal, pe), shmem_signal_op(ctx, sig_addr,
+//   signal, sig_op, pe): the signal update alone, ordered after this thread's earlier puts, p and
+//   atomics to `pe` (and what happens-before them) as put_signal's is after its payload.
+// shmem_ptr(ctx, dest, pe) -> `dest` on PE `pe` of the context's team as an address this thread
+//   can load and store (dest itself for this PE), or nullptr when `pe` is reached only over gda.
 // Vector waits: shmem_<type>_wait_until_{all,any,some}_vector / test_*_vector compare element i
 //   with values[i].
 //

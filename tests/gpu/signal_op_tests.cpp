@@ -1,0 +1,104 @@
+// The stand-alone signal update (shmem_signal_set / _add / _op) and the device shmem_ptr.
+//
+// Signal litmus: PE p's writer thread stores round r's value into every word of its peer's
+// payload with shmem_p, then updates the peer's signal (SET to r + 1, or ADD 1) with the signal
+// call alone; the peer's reader thread acquires the signal (shmem_signal_wait_until), checks
+// every payload word (an older round's value is a violation, and so is a signal value other than
+// the expected one), and acknowledges with shmem_p into the writer's ack word, which the writer
+// waits for before the next round. Both PEs write and read at once, in two warps of one block.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gio/device.hpp"
+#include "gpu_runtime.hpp"
+#include "harness.hpp"
+
+namespace gio_test {
+namespace {
+
+constexpr int payload_words = 32;
+
+struct signal_litmus_args {
+  std::uint64_t* payload;  // symmetric: payload_words
+  std::uint64_t* signal;   // symmetric
+  std::uint64_t* ack;      // symmetric
+  std::uint32_t* violations;
+  int rounds;
+  int sig_op;
+  int peer;
+};
+
+__global__ void signal_litmus_kernel(gio::device_handle h, signal_litmus_args a) {
+  const gio::ctx c = gio::ctx_default(h);
+  const unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (lane != 0) return;
+  std::uint32_t bad = 0;
+  for (int r = 0; r < a.rounds; ++r) {
+    const std::uint64_t value = static_cast<std::uint64_t>(r) + 1;
+    if (warp == 0) {  // writer: the payload, then the signal alone
+      gio::shmem_wait_until(c, a.ack, gio::SHMEM_CMP_GE, static_cast<std::uint64_t>(r));
+      for (int w = 0; w < payload_words; ++w) gio::shmem_p(c, a.payload + w, value * 1000 + w, a.peer);
+      if (a.sig_op == gio::SHMEM_SIGNAL_ADD)
+        gio::shmem_signal_add(c, a.signal, 1, a.peer);
+      else if (r % 2 == 0)
+        gio::shmem_signal_set(c, a.signal, value, a.peer);
+      else
+        gio::shmem_signal_op(c, a.signal, value, gio::SHMEM_SIGNAL_SET, a.peer);
+    } else {  // reader: acquire the signal, check the payload, acknowledge
+      const std::uint64_t seen = gio::shmem_signal_wait_until(c, a.signal, gio::SHMEM_CMP_GE, value);
+      bad += seen != value;
+      for (int w = 0; w < payload_words; ++w) bad += a.payload[w] != value * 1000 + w;
+      gio::shmem_p(c, a.ack, value, a.peer);
+    }
+  }
+  a.violations[warp] = bad;
+}
+
+class SignalOpLitmus : public ::testing::TestWithParam<int> {};
+
+TEST_P(SignalOpLitmus, ObservedSignalMeansEarlierPuts) {
+  const int rounds = lockstep(litmus_rounds());
+  sym_buffer payload(payload_words * sizeof(std::uint64_t)), signal(sizeof(std::uint64_t)), ack(sizeof(std::uint64_t));
+  device_buffer violations(2 * sizeof(std::uint32_t));
+  gpu::fill(violations.get(), 0, violations.size());
+  gio::shmem_barrier_all();
+  const signal_litmus_args a{payload.get<std::uint64_t>(), signal.get<std::uint64_t>(), ack.get<std::uint64_t>(),
+                             violations.get<std::uint32_t>(), rounds, GetParam(), run().peer};
+  signal_litmus_kernel<<<1, 64>>>(run().handle, a);
+  gpu::finish_launch("signal_litmus_kernel");
+  gio::shmem_barrier_all();
+  EXPECT_EQ(sum_counters(violations.get<std::uint32_t>(), 2), 0u)
+      << rounds << " rounds with " << (GetParam() == gio::SHMEM_SIGNAL_ADD ? "shmem_signal_add" : "shmem_signal_set/op");
+  std::uint64_t final_signal = 0;
+  gpu::to_host(&final_signal, signal.get(), sizeof final_signal);
+  EXPECT_EQ(final_signal, static_cast<std::uint64_t>(rounds)) << "the last round's signal";
+}
+
+INSTANTIATE_TEST_SUITE_P(MemoryModel, SignalOpLitmus, ::testing::Values(gio::SHMEM_SIGNAL_SET, gio::SHMEM_SIGNAL_ADD),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(info.param == gio::SHMEM_SIGNAL_ADD ? "add" : "set");
+                         });
+
+// The device's shmem_ptr names the same mapping as the host's, for every PE: the PE's own
+// address for itself, a peer's mapped heap, and nullptr where only the NIC reaches.
+__global__ void device_pointers_kernel(gio::device_handle h, const unsigned char* sym, void** out, int pes) {
+  const gio::ctx c = gio::ctx_default(h);
+  for (int pe = threadIdx.x; pe < pes; pe += blockDim.x) out[pe] = gio::shmem_ptr(c, sym + 8, pe);
+}
+
+TEST(SymmetricPointer, DeviceAndHostAgreeForEveryPE) {
+  unsigned char* sym = staging_sym().get();
+  const int pes = run().n_pes;
+  device_buffer out(pes * sizeof(void*));
+  device_pointers_kernel<<<1, 64>>>(run().handle, sym, out.get<void*>(), pes);
+  gpu::finish_launch("device_pointers_kernel");
+  std::vector<void*> device(pes);
+  gpu::to_host(device.data(), out.get(), pes * sizeof(void*));
+  for (int pe = 0; pe < pes; ++pe) EXPECT_EQ(device[pe], gio::shmem_ptr(sym + 8, pe)) << "PE " << pe;
+  EXPECT_EQ(device[run().my_pe], sym + 8) << "this PE's own address";
+}
+
+}  // namespace
+}  // namespace gio_test
