@@ -62,6 +62,16 @@ inline stream_t stream_create() {
 inline void stream_destroy(stream_t s) noexcept { (void)GIO_TEST_RT(StreamDestroy)(s); }
 inline void stream_sync(stream_t s) { check(GIO_TEST_RT(StreamSynchronize)(s), "stream synchronize"); }
 
+inline int current_device() {
+  int device = -1;
+  check(GIO_TEST_RT(GetDevice)(&device), "current device");
+  return device;
+}
+inline int device_count() {
+  int count = 0;
+  check(GIO_TEST_RT(GetDeviceCount)(&count), "device count");
+  return count;
+}
 inline int sm_count() {
   int device = 0, sms = 0;
   check(GIO_TEST_RT(GetDevice)(&device), "get device");

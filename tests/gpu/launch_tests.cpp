@@ -2,6 +2,7 @@
 // grid fits on the GPU at once, and refuses (gio::error naming the grid and the limit, nothing
 // launched) when it cannot; max_coresident_wgs follows the kernel's resources.
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "gio/launch.hpp"
@@ -27,6 +28,21 @@ __global__ void __launch_bounds__(launch_threads) grid_barrier_kernel(unsigned* 
       return;
     }
   }
+}
+
+// Which GPU a PE uses (docs/running.md): node-local PE p on GPU p mod the GPUs in use, made the
+// current device by shmem_init (so launches after init go there), and the PEs sharing it counted
+// in this PE's gpu_share.
+TEST(DeviceSelection, InitMakesThisPEsGpuCurrent) {
+  const gio::runtime_report rep = gio::shmem_runtime_report();
+  const int current = gpu::current_device(), visible = gpu::device_count();
+  const char* configured = std::getenv("GIO_NUM_GPUS");
+  const int in_use = configured && std::atoi(configured) > 0 ? std::atoi(configured) : visible;
+  EXPECT_EQ(current, rep.gpu) << "shmem_init leaves this PE's GPU current";
+  EXPECT_EQ(rep.gpu, rep.node_pe % in_use) << "node-local PE " << rep.node_pe << " of " << in_use << " GPUs";
+  int sharing = 0;
+  for (int pe = 0; pe < rep.node_pes; ++pe) sharing += pe % in_use == rep.gpu;
+  EXPECT_EQ(gio::shmem_gpu_share().pes, sharing) << gio::shmem_gpu_share().describe();
 }
 
 TEST(LaunchCollective, CoresidentGridRuns) {
