@@ -103,6 +103,44 @@ GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t ne
   Coop::sync();
 }
 
+// Strided RMA (OpenSHMEM 1.5 §9.5.3): element i of `source` (i * sst elements in) to element i
+// of `dest` (i * dst elements in); the symmetric side is dest for a put, source for a get. The
+// group's members take every size-th element; over gda each element is a transfer of its own
+// (completed on return), so a strided call over the NIC costs one round of the queue per element.
+template <class Coop>
+GIO_DEVICE void strided(const ctx& c, bool is_put, void* dest, const void* source, std::ptrdiff_t dst,
+                        std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, int pe, const char* call,
+                        source_location loc) {
+  const std::ptrdiff_t symmetric_stride = is_put ? dst : sst;
+  if constexpr (checks_enabled) {
+    if (dst < 1 || sst < 1) fail(c, call, loc, "strides must be at least 1 element [dst, sst]", dst, sst);
+    if (nelems > 1 && (nelems - 1) > (SIZE_MAX / elem_size - 1) / static_cast<std::size_t>(symmetric_stride))
+      fail(c, call, loc, "strided span overflows size_t [nelems, stride]", static_cast<long long>(nelems),
+           symmetric_stride);
+  }
+  const std::size_t span =
+      nelems == 0 ? 0 : ((nelems - 1) * static_cast<std::size_t>(symmetric_stride) + 1) * elem_size;
+  check_symmetric(c, is_put ? static_cast<const void*>(dest) : source, span, call, loc);
+  const peer_route where = route_team_pe(c, pe, call, loc);
+  const std::size_t dest_pitch = static_cast<std::size_t>(dst) * elem_size;
+  const std::size_t source_pitch = static_cast<std::size_t>(sst) * elem_size;
+  for (std::size_t i = Coop::rank(); i < nelems; i += Coop::size()) {
+    void* d = static_cast<char*>(dest) + i * dest_pitch;
+    const void* s = static_cast<const char*>(source) + i * source_pitch;
+    if (where.gda) {
+      if (is_put)
+        transports::gda::put<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
+      else
+        transports::gda::get<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
+    } else if (is_put) {
+      copy_bytes(transports::p2p::translate(d, where.delta), s, elem_size, 0, 1);
+    } else {
+      copy_bytes(d, transports::p2p::translate(s, where.delta), elem_size, 0, 1);
+    }
+  }
+  Coop::sync();
+}
+
 template <class T>
 GIO_DEVICE void p(const ctx& c, T* dest, T value, int pe, const char* call, source_location loc) {
   static_assert(sizeof(T) <= 8, "shmem_p moves one element of at most 8 bytes");

@@ -94,6 +94,18 @@ def rma_bindings():
                 out.append(mem)
                 for tname, T in RMA_TYPES:
                     out.append(block_rma(f"shmem_ctx_{tname}_{op}{nbi}{suffix}", T, op, f"sizeof({T})", coop, nbi))
+    # Strided: typed, generic and sized (shmem_ctx_iput8 ... 128: void*, element of bits / 8 bytes).
+    strided = "{P}* dest, const {P}* source, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems, int pe"
+    def strided_one(name, P, size, put, coop, template=""):
+        return (f"{template}GIO_DEVICE void {name}(const ctx& c, {strided.format(P=P)}, {LOC}) "
+                f"{{ detail::strided<{coop}>(c, {put}, dest, source, dst, sst, nelems, {size}, pe, \"{name}\", loc); }}")
+    for op, put in (("iput", "true"), ("iget", "false")):
+        for suffix, coop in SCOPES:
+            out.append(strided_one(f"shmem_{op}{suffix}", "T", "sizeof(T)", put, coop, "template <class T> "))
+            for tname, T in RMA_TYPES:
+                out.append(strided_one(f"shmem_ctx_{tname}_{op}{suffix}", T, f"sizeof({T})", put, coop))
+            for bits in (8, 16, 32, 64, 128):
+                out.append(strided_one(f"shmem_ctx_{op}{bits}{suffix}", "void", str(bits // 8), put, coop))
     out.append(f"template <class T> GIO_DEVICE void shmem_p(const ctx& c, T* dest, T value, int pe, {LOC}) "
                f"{{ detail::p(c, dest, value, pe, \"shmem_p\", loc); }}")
     out.append(f"template <class T> GIO_DEVICE T shmem_g(const ctx& c, const T* source, int pe, {LOC}) "

@@ -272,7 +272,7 @@ if [ "$sanitizer" = 1 ]; then
       compute-sanitizer --tool "$1" --error-exitcode 1 "$gpu_tests" --gtest_filter="$2"
   }
   step sanitizer-memcheck sanitize memcheck \
-    'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*:Atomics/AmoBindings.*typed_int:Atomics/AmoBindings.*typed_double:HostAtomics.*:HostCollectives.*:Teams.*:TeamContext.*:WorkStealing.*:MemoryModel/SignalLitmus.*_4096B_*:MemoryModel/SignalOpLitmus.*'
+    'Bindings/DeviceRma.*mem:Bindings/DeviceRma.*_int:Bindings/DeviceRma.*_double:Bindings/DeviceRma.*_short:SymmetricPointer.*:HostRma.*:Atomics/AmoBindings.*typed_int:Atomics/AmoBindings.*typed_double:HostAtomics.*:HostCollectives.*:Teams.*:TeamContext.*:WorkStealing.*:MemoryModel/SignalLitmus.*_4096B_*:MemoryModel/SignalOpLitmus.*:DeviceStrided.*'
   # racecheck slows the workgroup-wide signal litmus ~100x (11 s a test at 64 rounds): 16 rounds.
   step sanitizer-racecheck sanitize racecheck \
     'MemoryModel/Litmus.*/mp_*:Bindings/DeviceRma.*/mem:MemoryModel/DeviceSync.*:MemoryModel/ReduceRounds.*:MemoryModel/SignalLitmus.*_4096B_*:WorkStealing.*' 16

@@ -40,6 +40,10 @@
 //   shmem_p(ctx, dest, value, pe)                  one element (<= 8 bytes) as one strong store:
 //                                                 usable as a flag after fence/quiet.
 //   shmem_g(ctx, source, pe)                       one element as one strong load.
+//   shmem_iput*/shmem_iget*(ctx, dest, source, dst, sst, nelems, pe)   strided: element i of source
+//                                                 (i * sst elements in) to element i of dest (i * dst
+//                                                 in); strides >= 1; typed shmem_ctx_<type>_iput,
+//                                                 sized shmem_ctx_iput8 ... 128; completion as put/get.
 //
 // Ordering (one thread; cumulative over what happens-before it, e.g. a preceding group call):
 //   shmem_fence(ctx)   earlier puts/p and non-fetching atomics of this thread are delivered to

@@ -1,4 +1,5 @@
-// The stand-alone signal update (shmem_signal_set / _add / _op) and the device shmem_ptr.
+// Device calls added in session 19: the stand-alone signal update (shmem_signal_set / _add /
+// _op), shmem_ptr, and strided RMA (shmem_iput / shmem_iget).
 //
 // Signal litmus: PE p's writer thread stores round r's value into every word of its peer's
 // payload with shmem_p, then updates the peer's signal (SET to r + 1, or ADD 1) with the signal
@@ -98,6 +99,44 @@ TEST(SymmetricPointer, DeviceAndHostAgreeForEveryPE) {
   gpu::to_host(device.data(), out.get(), pes * sizeof(void*));
   for (int pe = 0; pe < pes; ++pe) EXPECT_EQ(device[pe], gio::shmem_ptr(sym + 8, pe)) << "PE " << pe;
   EXPECT_EQ(device[run().my_pe], sym + 8) << "this PE's own address";
+}
+
+// Strided RMA: the workgroup puts every second element of a local array into every third slot
+// of the peer's symmetric array (generic form); one thread gets them back with the sized form.
+constexpr std::size_t strided_count = 1000;
+
+__global__ void strided_kernel(gio::device_handle h, long* slots, const long* local, long* back, int peer) {
+  __shared__ gio::ctx storage;
+  const gio::ctx& c = gio::ctx_create_wg(h, storage);
+  gio::shmem_iput_wg(c, slots, local, 3, 2, strided_count, peer);
+  if (threadIdx.x == 0) {
+    gio::shmem_quiet(c);
+    gio::shmem_ctx_iget64(c, back, slots, 1, 3, strided_count, peer);  // what this PE put there
+  }
+}
+
+TEST(DeviceStrided, IputAndIgetMoveEveryStrideElement) {
+  static_assert(sizeof(long) == 8, "shmem_ctx_iget64 reads longs here");
+  const int me = run().my_pe, peer = run().peer;
+  sym_buffer slots(3 * strided_count * sizeof(long));
+  device_buffer local(2 * strided_count * sizeof(long)), back(strided_count * sizeof(long));
+  std::vector<long> mine(2 * strided_count);
+  for (std::size_t i = 0; i < mine.size(); ++i) mine[i] = me * 1000000L + static_cast<long>(i);
+  gpu::to_device(local.get(), mine.data(), local.size());
+  gio::shmem_barrier_all();
+  strided_kernel<<<1, 128>>>(run().handle, slots.get<long>(), local.get<long>(), back.get<long>(), peer);
+  gpu::finish_launch("strided_kernel");
+  gio::shmem_barrier_all();  // the peer's puts have landed here
+  std::vector<long> got(3 * strided_count), fetched(strided_count);
+  gpu::to_host(got.data(), slots.get(), slots.size());
+  gpu::to_host(fetched.data(), back.get(), back.size());
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < strided_count; ++i) {
+    wrong += got[3 * i] != peer * 1000000L + static_cast<long>(2 * i);
+    wrong += got[3 * i + 1] != 0 || got[3 * i + 2] != 0;  // between the strides: untouched
+    wrong += fetched[i] != mine[2 * i];
+  }
+  EXPECT_EQ(wrong, 0u) << "of " << strided_count << " elements put, left alone and fetched";
 }
 
 }  // namespace
