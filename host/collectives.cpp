@@ -2,6 +2,7 @@
 // to the backend: in GPU builds the device library runs it (the same code kernels use), in the
 // GPU-less build atomics are CPU atomics on the mapped heap and collectives run over the team's
 // MPI group. docs/teams.md.
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -112,6 +113,52 @@ int detail::host_collective(const char* call, collective_kind kind, shmem_team_t
   }
   rt::require_reachable_members(r, t.info, call);
   r.backend->collective(r.handle, c, stream);
+  return 0;
+}
+
+// Both are host RMA between the team's members, between two syncs of the team's group: dest is
+// free on every member before anyone writes it, and complete on every member after.
+int detail::host_collect(const char* call, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                         std::size_t size) {
+  runtime& r = rt::running(call);
+  const rt::team_slot& t = rt::member_team(r, team, call);
+  const int n = t.info.size;
+  std::vector<std::uint64_t> counts(n);
+  const std::uint64_t mine = nelems;
+  t.group->allgather(&mine, counts.data(), sizeof mine);
+  std::size_t before = 0, total = 0;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] > SIZE_MAX - total) throw error(r.pe(), call + std::string(": the members' counts overflow size_t"));
+    if (i < t.info.my_pe) before += counts[i];
+    total += counts[i];
+  }
+  rt::heap_offset(r, dest, checked_product(r, total, size, call), call);
+  const std::size_t bytes = checked_product(r, nelems, size, call);
+  t.group->barrier();
+  for (int i = 0; i < n; ++i)
+    if (bytes) shmem_putmem(static_cast<char*>(dest) + before * size, source, bytes, rt::world_pe_of(t.info, i));
+  t.group->barrier();
+  return 0;
+}
+
+int detail::host_alltoalls(const char* call, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
+                           std::ptrdiff_t sst, std::size_t nelems, std::size_t size) {
+  runtime& r = rt::running(call);
+  const rt::team_slot& t = rt::member_team(r, team, call);
+  if (dst < 1 || sst < 1)
+    throw error(r.pe(), call + std::string(": strides must be at least 1 element (dst ") + std::to_string(dst) +
+                            ", sst " + std::to_string(sst) + ")");
+  // Element offsets of block j in source and of this PE's block in every dest.
+  const std::size_t source_block = checked_product(r, nelems, static_cast<std::size_t>(sst), call);
+  const std::size_t dest_block = checked_product(r, nelems, static_cast<std::size_t>(dst), call);
+  const std::size_t my_offset = checked_product(r, checked_product(r, dest_block, t.info.my_pe, call), size, call);
+  t.group->barrier();
+  for (int j = 0; j < t.info.size; ++j) {
+    const std::size_t from = checked_product(r, checked_product(r, source_block, j, call), size, call);
+    detail::host_strided(call, true, static_cast<char*>(dest) + my_offset, static_cast<const char*>(source) + from,
+                         dst, sst, nelems, size, rt::world_pe_of(t.info, j));
+  }
+  t.group->barrier();
   return 0;
 }
 

@@ -200,6 +200,14 @@ enum class collective_kind : std::uint32_t { broadcast, fcollect, alltoall, redu
 // null = blocking.
 int host_collective(const char* call, collective_kind kind, shmem_team_t team, void* dest, const void* source,
                     std::size_t count, dtype type, reduce_op op, int root, const stream_t* stream);
+// shmem_collect: every member's `nelems` elements of `size` bytes (the counts may differ)
+// concatenated in team order into every member's dest. shmem_alltoalls: block j of `source`
+// (nelems elements, sst apart, from element j * nelems * sst) to every member j's dest from element
+// (this PE's team number) * nelems * dst, dst apart. Blocking; both sync the team before and after.
+int host_collect(const char* call, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                 std::size_t size);
+int host_alltoalls(const char* call, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
+                   std::ptrdiff_t sst, std::size_t nelems, std::size_t size);
 // Host atomics: one operation of `type` (4 or 8 bytes) on `dest` at `pe`; `value`/`compare` point
 // to operands, `fetched` (may be null) receives the old value. Blocking. GPU builds run the device
 // library's atomic (so host and kernel atomics on one word are atomic with each other).

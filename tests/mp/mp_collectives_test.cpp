@@ -323,6 +323,63 @@ TEST(MpHostCollectives, FcollectConcatenatesInTeamOrder) {
   });
 }
 
+// shmem_collect: member i contributes 2i + 1 elements; every member gets them in team order.
+TEST(MpHostCollectives, CollectConcatenatesUnequalCountsInTeamOrder) {
+  symmetric_buffers buffers;
+  for_each_test_team([&](shmem_team_t team) {
+    const int size = shmem_team_n_pes(team), mine = shmem_team_my_pe(team);
+    const auto count_of = [](int member) { return static_cast<std::size_t>(2 * member + 1); };
+    std::size_t total = 0;
+    for (int i = 0; i < size; ++i) total += count_of(i);
+    auto* source = buffers.source_as<std::int64_t>();
+    auto* dest = buffers.dest_as<std::int64_t>();
+    for (std::size_t k = 0; k < count_of(mine); ++k) source[k] = pattern<std::int64_t>(mine, k);
+    std::fill(dest, dest + total + 1, sentinel<std::int64_t>());
+    shmem_team_sync(team);  // every member's dest is filled before any collect writes it
+    EXPECT_EQ(shmem_int64_collect(team, dest, source, count_of(mine)), 0);
+    std::size_t wrong = 0, at = 0;
+    for (int i = 0; i < size; ++i)
+      for (std::size_t k = 0; k < count_of(i); ++k) wrong += dest[at++] != pattern<std::int64_t>(i, k);
+    EXPECT_EQ(wrong, 0u) << total << " elements";
+    EXPECT_EQ(dest[total], sentinel<std::int64_t>()) << "written past the end";
+    shmem_team_sync(team);
+    // The mem form counts bytes; a member may contribute nothing.
+    std::memset(buffers.source, 'a' + mine, 3);
+    EXPECT_EQ(shmem_collectmem(team, buffers.dest, buffers.source, mine == 0 ? 0 : 3), 0);
+    EXPECT_EQ(std::count(buffers.dest, buffers.dest + 3 * (size - 1), 'a'), 0) << "member 0 gave nothing";
+    if (size > 1) EXPECT_EQ(buffers.dest[0], 'b');
+    shmem_team_sync(team);
+  });
+}
+
+// shmem_alltoalls: block j (4 elements, 3 apart) of each member's source to member j's dest,
+// from element (sender's team number) * 4 * 2, 2 apart; the elements between stay untouched.
+TEST(MpHostCollectives, AlltoallsMovesStridedBlocks) {
+  symmetric_buffers buffers;
+  constexpr std::size_t n = 4;
+  constexpr std::ptrdiff_t dst = 2, sst = 3;
+  for_each_test_team([&](shmem_team_t team) {
+    const int size = shmem_team_n_pes(team), mine = shmem_team_my_pe(team);
+    auto* source = buffers.source_as<double>();
+    auto* dest = buffers.dest_as<double>();
+    std::fill(source, source + size * n * sst, 0.0);
+    for (int j = 0; j < size; ++j)
+      for (std::size_t k = 0; k < n; ++k) source[(j * n + k) * sst] = pattern<double>(mine, j * 100 + k);
+    std::fill(dest, dest + size * n * dst, sentinel<double>());
+    shmem_team_sync(team);
+    EXPECT_EQ(shmem_double_alltoalls(team, dest, source, dst, sst, n), 0);
+    std::size_t wrong = 0;
+    for (int i = 0; i < size; ++i)
+      for (std::size_t k = 0; k < n; ++k) {
+        wrong += dest[(i * n + k) * dst] != pattern<double>(i, mine * 100 + k);
+        wrong += dest[(i * n + k) * dst + 1] != sentinel<double>();
+      }
+    EXPECT_EQ(wrong, 0u);
+    EXPECT_THROW(shmem_alltoalls(team, dest, source, 0, sst, n), error) << "stride 0";
+    shmem_team_sync(team);
+  });
+}
+
 TEST(MpHostCollectives, AlltoallDeliversBlockJToMemberJ) {
   symmetric_buffers buffers;
   for_each_test_team([&](shmem_team_t team) {
