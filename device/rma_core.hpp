@@ -124,19 +124,21 @@ GIO_DEVICE void strided(const ctx& c, bool is_put, void* dest, const void* sourc
   const peer_route where = route_team_pe(c, pe, call, loc);
   const std::size_t dest_pitch = static_cast<std::size_t>(dst) * elem_size;
   const std::size_t source_pitch = static_cast<std::size_t>(sst) * elem_size;
-  for (std::size_t i = Coop::rank(); i < nelems; i += Coop::size()) {
-    void* d = static_cast<char*>(dest) + i * dest_pitch;
-    const void* s = static_cast<const char*>(source) + i * source_pitch;
-    if (where.gda) {
+  if (where.gda) {
+    for (std::size_t i = Coop::rank(); i < nelems; i += Coop::size()) {
+      char* d = static_cast<char*>(dest) + i * dest_pitch;
+      const char* s = static_cast<const char*>(source) + i * source_pitch;
       if (is_put)
         transports::gda::put<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
       else
         transports::gda::get<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
-    } else if (is_put) {
-      copy_bytes(transports::p2p::translate(d, where.delta), s, elem_size, 0, 1);
-    } else {
-      copy_bytes(d, transports::p2p::translate(s, where.delta), elem_size, 0, 1);
     }
+  } else {
+    // The symmetric side seen through the peer's mapping, once: then plain copies, element by element.
+    char* to = static_cast<char*>(is_put ? transports::p2p::translate(dest, where.delta) : dest);
+    const char* from = static_cast<const char*>(is_put ? source : transports::p2p::translate(source, where.delta));
+    for (std::size_t i = Coop::rank(); i < nelems; i += Coop::size())
+      copy_bytes(to + i * dest_pitch, from + i * source_pitch, elem_size, 0, 1);
   }
   Coop::sync();
 }

@@ -135,8 +135,8 @@ int detail::host_collect(const char* call, shmem_team_t team, void* dest, const 
   rt::heap_offset(r, dest, checked_product(r, total, size, call), call);
   const std::size_t bytes = checked_product(r, nelems, size, call);
   t.group->barrier();
-  for (int i = 0; i < n; ++i)
-    if (bytes) shmem_putmem(static_cast<char*>(dest) + before * size, source, bytes, rt::world_pe_of(t.info, i));
+  for (int i = 0; i < n && bytes > 0; ++i)
+    shmem_putmem(static_cast<char*>(dest) + before * size, source, bytes, rt::world_pe_of(t.info, i));
   t.group->barrier();
   return 0;
 }
@@ -145,7 +145,7 @@ int detail::host_alltoalls(const char* call, shmem_team_t team, void* dest, cons
                            std::ptrdiff_t sst, std::size_t nelems, std::size_t size) {
   runtime& r = rt::running(call);
   const rt::team_slot& t = rt::member_team(r, team, call);
-  if (dst < 1 || sst < 1)
+  if (dst < 1 || sst < 1)  // before the offsets below are computed from them
     throw error(r.pe(), call + std::string(": strides must be at least 1 element (dst ") + std::to_string(dst) +
                             ", sst " + std::to_string(sst) + ")");
   // Element offsets of block j in source and of this PE's block in every dest.

@@ -580,13 +580,18 @@ void shmem_barrier_all() {
 }
 
 namespace {
+// Whether host RMA to `pe` goes through the NIC (a PE out of range is reachable_heap's error).
+bool over_nic(const runtime& r, int pe) {
+  return pe >= 0 && pe < r.boot->size() && r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda);
+}
+
 // A host put/get: a copy through the mapped heap, or over gda a one-workgroup kernel running the
 // device library (the NIC reaches the peer; nothing is mapped to copy through).
 void host_rma(const char* call, bool put, void* symmetric, void* local, std::size_t nbytes, int pe,
               const stream_t* stream) {
   runtime& r = running(call);
   const std::size_t offset = heap_offset(r, symmetric, nbytes, call);
-  if (pe >= 0 && pe < r.boot->size() && r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda)) {
+  if (over_nic(r, pe)) {
     r.backend->rma(r.handle, {call, put, symmetric, local, nbytes, pe}, stream);
     return;
   }
@@ -630,7 +635,7 @@ void detail::host_strided(const char* call, bool put, void* dest, const void* so
   const std::size_t symmetric_pitch = static_cast<std::size_t>(put ? dst : sst) * size;
   const std::size_t local_pitch = static_cast<std::size_t>(put ? sst : dst) * size;
   const std::size_t offset = heap_offset(r, symmetric, span(put ? dst : sst, "symmetric"), call);
-  if (pe >= 0 && pe < r.boot->size() && r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda)) {
+  if (over_nic(r, pe)) {
     for (std::size_t i = 0; i < nelems; ++i)  // one network transfer per element
       r.backend->rma(r.handle, {call, put, symmetric + i * symmetric_pitch, local + i * local_pitch, size, pe}, nullptr);
     return;

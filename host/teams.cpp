@@ -300,13 +300,21 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
   return *team == SHMEM_TEAM_INVALID ? -1 : 0;
 }
 
-int detail::ctx_world_pe(shmem_ctx_t ctx, int pe, const char* call) {
-  rt::runtime& r = running(call);
+namespace {
+// The context's team, or throws naming `call` when the context is not valid.
+shmem_team_t valid_team_of(rt::runtime& r, shmem_ctx_t ctx, const char* call) {
   const shmem_team_t team = team_of(r, ctx);
   if (team == SHMEM_TEAM_INVALID)
     throw error(r.pe(), std::string(call) + ": context " + std::to_string(ctx.id) +
                             (ctx == SHMEM_CTX_INVALID ? " (SHMEM_CTX_INVALID)" : "") +
                             " is not valid (never created, destroyed, or its team was destroyed)");
+  return team;
+}
+}  // namespace
+
+int detail::ctx_world_pe(shmem_ctx_t ctx, int pe, const char* call) {
+  rt::runtime& r = running(call);
+  const shmem_team_t team = valid_team_of(r, ctx, call);
   const team_info& t = r.teams[team].info;
   if (pe < 0 || pe >= t.size)
     throw error(r.pe(), std::string(call) + ": PE " + std::to_string(pe) + " is outside the context's " +
@@ -315,12 +323,12 @@ int detail::ctx_world_pe(shmem_ctx_t ctx, int pe, const char* call) {
 }
 
 void shmem_ctx_quiet(shmem_ctx_t ctx) {
-  detail::ctx_world_pe(ctx, 0, "shmem_ctx_quiet");  // a valid context
+  valid_team_of(running("shmem_ctx_quiet"), ctx, "shmem_ctx_quiet");
   shmem_quiet();
 }
 
 void shmem_ctx_fence(shmem_ctx_t ctx) {
-  detail::ctx_world_pe(ctx, 0, "shmem_ctx_fence");
+  valid_team_of(running("shmem_ctx_fence"), ctx, "shmem_ctx_fence");
   shmem_fence();
 }
 

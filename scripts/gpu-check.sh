@@ -185,19 +185,18 @@ fi
 if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && command -v nvidia-cuda-mps-control >/dev/null; then
   # Several PEs per GPU under MPS (docs/running.md): 4 PEs on at most 2 GPUs, the daemon private
   # to this step (its own pipe and log folders) and stopped after it, whatever the outcome.
-  under_mps() {
-    local dir rc
+  under_mps() (  # under_mps GPUS COMMAND...: a subshell, so that its environment ends with it
     dir=$(mktemp -d "${TMPDIR:-/tmp}/gio-mps.XXXXXX")
     mkdir -p "$dir/pipe" "$dir/log"
-    export CUDA_MPS_PIPE_DIRECTORY=$dir/pipe CUDA_MPS_LOG_DIRECTORY=$dir/log
-    nvidia-cuda-mps-control -d || { echo "MPS daemon did not start"; return 1; }
+    export CUDA_VISIBLE_DEVICES=$1 CUDA_MPS_PIPE_DIRECTORY=$dir/pipe CUDA_MPS_LOG_DIRECTORY=$dir/log
+    shift
+    nvidia-cuda-mps-control -d || { echo "MPS daemon did not start"; exit 1; }
     "$@"; rc=$?
     echo quit | nvidia-cuda-mps-control
     for _ in $(seq 20); do [ -e "$dir/pipe/control" ] || break; sleep 0.5; done
     cat "$dir"/log/*.log 2>/dev/null | tail -n 20
-    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
-    return $rc
-  }
+    exit $rc
+  )
   mps_runs() {  # gio-info says MPS and the share; the 4-PE suite; jacobi2d at a size whose grid fills the GPU
     local info
     info=$(timeout 60 "$(command -v mpirun)" --oversubscribe -np 4 "$build/host/gio-info") || { echo "$info"; return 1; }
@@ -208,7 +207,7 @@ if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && command -v nvidia-cuda-mps-control 
       --variant gio --size 8192x4096 --iterations 1000
   }
   mps_gpus=0; [ "$gpus" -gt 1 ] && mps_gpus=0,1
-  step tests-mps env CUDA_VISIBLE_DEVICES=$mps_gpus bash -c "$(declare -f under_mps mps_runs); build='$build'; under_mps mps_runs"
+  step tests-mps under_mps "$mps_gpus" mps_runs
 fi
 
 if [ "$bench" = 1 ]; then
