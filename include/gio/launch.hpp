@@ -12,8 +12,8 @@
 // otherwise:
 //   "gio: PE <n>: launch_collective: a grid of G workgroups cannot be co-resident on GPU k:
 //    at most M (m per SM x S SMs at T threads, B bytes of shared memory)"
-// max_coresident_wgs() answers the question beforehand, for sizing a grid (in the same share). Needs the GPU compiler
-// (nvcc or hipcc); the vendor calls live in gio/platform/launch_*.hpp.
+// max_coresident_wgs() answers the question beforehand, for sizing a grid (in the same share).
+// Needs the GPU compiler (nvcc or hipcc); the vendor calls live in gio/platform/launch_*.hpp.
 #pragma once
 #include <cstddef>
 #include <string>
