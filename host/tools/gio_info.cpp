@@ -80,7 +80,10 @@ void print_pe(const gio::runtime_report& rep) {
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "--help") {
     std::printf("usage: mpirun -np N gio-info   (or GIO_BOOTSTRAP=single gio-info)\n"
-                "Prints gio's configuration, each PE's GPU, topology and peer reachability.\n");
+                "Prints gio's configuration, each PE's GPU, topology and peer reachability.\n"
+                "Variables (docs/tuning.md says when to change them):\n");
+    for (const auto& var : gio::config::table())
+      std::printf("  %-20s default %-7s %s\n", var.name, var.default_value, var.help);
     return 0;
   }
   try {

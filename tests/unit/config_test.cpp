@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -260,6 +262,16 @@ TEST(ConfigDescribe, OneRowPerVariableWithSource) {
       EXPECT_FALSE(row.from_environment);
     }
   }
+}
+
+// docs/tuning.md is the user's page on these variables: a row added to the table must be
+// explained there too.
+TEST(ConfigTable, TuningPageNamesEveryVariable) {
+  std::ifstream page(GIO_TUNING_DOC);
+  ASSERT_TRUE(page) << "cannot read " << GIO_TUNING_DOC;
+  const std::string text((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  for (const variable& var : table())
+    EXPECT_NE(text.find(std::string("`") + var.name), std::string::npos) << var.name << " is not in docs/tuning.md";
 }
 
 }  // namespace
