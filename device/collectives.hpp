@@ -176,6 +176,57 @@ GIO_DEVICE void alltoall(const ctx& c, shmem_team_t team, void* dest, const void
   exchange_blocks<Coop, true>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 
+// collect: every member's `nelems` (counts may differ) concatenated in team order into every
+// member's dest. Each member stores its count into word my_pe of every member's count words
+// (include/gio/team.hpp), a first sync makes them visible, each member pushes its block at the
+// sum of the counts before its own, and a second sync completes the pushes. A member's next count
+// store comes after that second sync, which no member passes before it has read every count.
+template <class Coop>
+GIO_DEVICE void collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                        std::size_t elem_size, const char* call, source_location loc) {
+  const team_info t = team_of(c, team, call, loc);
+  check_size(c, nelems, elem_size, call, loc);
+  std::uint64_t* counts = reinterpret_cast<std::uint64_t*>(reinterpret_cast<char*>(sync_words(c, t)) +
+                                                           team_counts_offset(c.h.n_pes));
+  for (int j = static_cast<int>(Coop::rank()); j < t.size; j += static_cast<int>(Coop::size()))
+    store_over(c, route_world(c, t.start + j * t.stride, call, loc), counts + t.my_pe, nelems, call, loc);
+  sync_team<Coop>(c, t, false, call, loc);
+  std::size_t before = 0, total = 0;
+  for (int j = 0; j < t.size; ++j) {
+    const std::uint64_t count = platform::ld_relaxed_sys(counts + j);
+    if (j < t.my_pe) before += count;
+    total += count;
+  }
+  check_size(c, total, elem_size, call, loc);
+  check_symmetric(c, dest, total * elem_size, call, loc);
+  char* my_block = static_cast<char*>(dest) + before * elem_size;
+  if (nelems > 0)
+    for (int k = 0; k < t.size; ++k)
+      copy_to_member<Coop>(c, t, nth_member_after_me(t, k), my_block, source, nelems * elem_size, call, loc);
+  sync_team<Coop>(c, t, false, call, loc);
+}
+
+// alltoalls: block j of source (elements j * nelems ... of stride sst) goes to member j, at block
+// my_pe of its dest (elements my_pe * nelems ... of stride dst).
+template <class Coop>
+GIO_DEVICE void alltoalls(const ctx& c, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
+                          std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, const char* call,
+                          source_location loc) {
+  const team_info t = team_of(c, team, call, loc);
+  check_size(c, nelems, static_cast<std::size_t>(t.size), call, loc);
+  // Every member's block in dest, as one strided span.
+  check_strided(c, true, dest, source, dst, sst, nelems * t.size, elem_size, call, loc);
+  const std::size_t dest_block = nelems * static_cast<std::size_t>(dst) * elem_size;
+  const std::size_t source_block = nelems * static_cast<std::size_t>(sst) * elem_size;
+  char* my_block = static_cast<char*>(dest) + dest_block * t.my_pe;
+  for (int k = 0; k < t.size; ++k) {
+    const int j = nth_member_after_me(t, k);
+    strided_over<Coop>(c, route_world(c, t.start + j * t.stride, call, loc), true, my_block,
+                       static_cast<const char*>(source) + source_block * j, dst, sst, nelems, elem_size, call, loc);
+  }
+  sync_team<Coop>(c, t, false, call, loc);
+}
+
 // Elements combined per access: 16 bytes when every address allows it, else one.
 template <class T, unsigned N> struct alignas(N * sizeof(T)) pack {
   T v[N];

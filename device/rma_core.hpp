@@ -107,10 +107,11 @@ GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t ne
 // of `dest` (i * dst elements in); the symmetric side is dest for a put, source for a get. The
 // group's members take every size-th element; over gda each element is a transfer of its own
 // (completed on return), so a strided call over the NIC costs one round of the queue per element.
-template <class Coop>
-GIO_DEVICE void strided(const ctx& c, bool is_put, void* dest, const void* source, std::ptrdiff_t dst,
-                        std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, int pe, const char* call,
-                        source_location loc) {
+
+// Checks the strides and that the symmetric side's span lies in the heap (checked builds).
+GIO_DEVICE void check_strided(const ctx& c, bool is_put, const void* dest, const void* source, std::ptrdiff_t dst,
+                              std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, const char* call,
+                              source_location loc) {
   const std::ptrdiff_t symmetric_stride = is_put ? dst : sst;
   if constexpr (checks_enabled) {
     if (dst < 1 || sst < 1) fail(c, call, loc, "strides must be at least 1 element [dst, sst]", dst, sst);
@@ -120,8 +121,14 @@ GIO_DEVICE void strided(const ctx& c, bool is_put, void* dest, const void* sourc
   }
   const std::size_t span =
       nelems == 0 ? 0 : ((nelems - 1) * static_cast<std::size_t>(symmetric_stride) + 1) * elem_size;
-  check_symmetric(c, is_put ? static_cast<const void*>(dest) : source, span, call, loc);
-  const peer_route where = route_team_pe(c, pe, call, loc);
+  check_symmetric(c, is_put ? dest : source, span, call, loc);
+}
+
+// The transfer of a checked strided call to the PE `where` leads to (also shmem_alltoalls's).
+template <class Coop>
+GIO_DEVICE void strided_over(const ctx& c, const peer_route& where, bool is_put, void* dest, const void* source,
+                             std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size,
+                             const char* call, source_location loc) {
   const std::size_t dest_pitch = static_cast<std::size_t>(dst) * elem_size;
   const std::size_t source_pitch = static_cast<std::size_t>(sst) * elem_size;
   if (where.gda) {
@@ -141,6 +148,15 @@ GIO_DEVICE void strided(const ctx& c, bool is_put, void* dest, const void* sourc
       copy_bytes(to + i * dest_pitch, from + i * source_pitch, elem_size, 0, 1);
   }
   Coop::sync();
+}
+
+template <class Coop>
+GIO_DEVICE void strided(const ctx& c, bool is_put, void* dest, const void* source, std::ptrdiff_t dst,
+                        std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, int pe, const char* call,
+                        source_location loc) {
+  check_strided(c, is_put, dest, source, dst, sst, nelems, elem_size, call, loc);
+  strided_over<Coop>(c, route_team_pe(c, pe, call, loc), is_put, dest, source, dst, sst, nelems, elem_size, call,
+                     loc);
 }
 
 template <class T>

@@ -271,6 +271,9 @@ DATA_COLLECTIVES = [
     ("fcollect", "", "fcollect", ""),
     ("alltoall", "", "alltoall", ""),
 ]
+# On the device shmem_collect takes fcollect's arguments (the counts may differ per PE); the host's
+# has its own path (host_collect_bindings).
+DEVICE_DATA_COLLECTIVES = DATA_COLLECTIVES + [("collect", "", "collect", "")]
 
 
 def collective_bindings():
@@ -279,7 +282,7 @@ def collective_bindings():
         for name, team_param, team, quiet in SYNC_COLLECTIVES:
             out.append(f"GIO_DEVICE int shmem_{name}{suffix}(const ctx& c{team_param}, {LOC}) "
                        f"{{ detail::team_sync<{coop}>(c, {team}, {quiet}, \"shmem_{name}{suffix}\", loc); return 0; }}")
-        for name, extra, core, fwd in DATA_COLLECTIVES:
+        for name, extra, core, fwd in DEVICE_DATA_COLLECTIVES:
             def one(fname, T, size, template=""):
                 return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
                         f"std::size_t nelems{extra}, {LOC}) {{ detail::{core}<{coop}>(c, team, dest, source, nelems, "
@@ -288,6 +291,15 @@ def collective_bindings():
             out.append(one(f"shmem_{name}mem{suffix}", "void", "1"))
             for tname, T in RMA_TYPES:
                 out.append(one(f"shmem_{tname}_{name}{suffix}", T, f"sizeof({T})"))
+        # shmem_alltoalls: strided blocks, of elements (generic, typed) or bytes (mem).
+        def alltoalls(fname, T, size, template=""):
+            return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
+                    f"std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems, {LOC}) {{ detail::alltoalls<{coop}>("
+                    f"c, team, dest, source, dst, sst, nelems, {size}, \"{fname}\", loc); return 0; }}")
+        out.append(alltoalls(f"shmem_alltoalls{suffix}", "T", "sizeof(T)", "template <class T> "))
+        out.append(alltoalls(f"shmem_alltoallsmem{suffix}", "void", "1"))
+        for tname, T in RMA_TYPES:
+            out.append(alltoalls(f"shmem_{tname}_alltoalls{suffix}", T, f"sizeof({T})"))
         for opname, op, types in REDUCE_OPS:
             def red(fname, T, template=""):
                 return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
@@ -537,7 +549,7 @@ def typed_structs():
                 out.append(f"  static GIO_DEVICE void put_signal{nbi}{suffix}(const ctx& c, {T}* dest, const {T}* source, "
                            f"std::size_t nelems, {SIGNAL_ARGS}, int pe, {LOC}) {{ shmem_ctx_{tname}_put_signal{nbi}{suffix}"
                            f"(c, dest, source, nelems, sig_addr, signal, sig_op, pe, loc); }}")
-        for name, extra, core, fwd in DATA_COLLECTIVES:
+        for name, extra, core, fwd in DEVICE_DATA_COLLECTIVES:
             args = "team, dest, source, nelems" + (", PE_root" if extra else "")
             for suffix, _ in SCOPES:
                 out.append(f"  static GIO_DEVICE int {name}{suffix}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "

@@ -95,6 +95,11 @@
 //   shmem_broadcast(ctx, team, dest, source, nelems, PE_root)   root's source to every dest (root's too)
 //   shmem_fcollect(ctx, team, dest, source, nelems)    dest = the members' sources in team order
 //   shmem_alltoall(ctx, team, dest, source, nelems)    block j of source -> block my_pe of j's dest
+//   shmem_collect(ctx, team, dest, source, nelems)     as fcollect, but nelems may differ per member:
+//                                                      dest = the sources concatenated in team order
+//   shmem_alltoalls(ctx, team, dest, source, dst, sst, nelems)  alltoall with element strides
+//                                                      (>= 1): block j is source[(j*nelems+i)*sst],
+//                                                      landing at dest[(my_pe*nelems+i)*dst] of j
 //   shmem_<op>_reduce(ctx, team, dest, source, nreduce) op = and, or, xor (integers), min, max,
 //                                                      sum, prod; every member gets bit-identical
 //                                                      results (combined in team order); dest may

@@ -41,8 +41,13 @@ static_assert(std::is_trivially_copyable_v<team_info>);
 // Layout of a team's sync area (all 64-bit words, symmetric offset team_info::sync_offset):
 //   word 0:            this PE's epoch: how many syncs of the team it has completed (local only)
 //   word 1 + i:        arrival of team PE i: the epoch it reached, stored by PE i itself
-// so a team of n PEs needs (1 + n) words on each member.
+// so a team of n PEs needs (1 + n) words on each member. Then, in a job of N PEs:
+//   word 1 + N + i:    team PE i's element count in its latest shmem_collect, stored by PE i
 GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_sync_words(std::int32_t size) { return 1u + static_cast<std::uint64_t>(size); }
+// Offset of the collect counts in a team's area, in a job of world_size PEs.
+GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_counts_offset(std::int32_t world_size) {
+  return team_sync_words(world_size) * sizeof(std::uint64_t);
+}
 
 // Small reductions push instead of pull (docs/collectives.md): on a team of at most
 // reduce_push_members PEs, a reduction of at most reduce_push_bytes is pushed by each member
@@ -56,7 +61,7 @@ GIO_HOST_DEVICE_INLINE constexpr std::uint64_t reduce_slot_members(std::int32_t 
 }
 // Offset of the reduce scratch in a team's area (64-byte aligned, as every area is).
 GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_scratch_offset(std::int32_t world_size) {
-  return (team_sync_words(world_size) * sizeof(std::uint64_t) + 63u) / 64u * 64u;
+  return (team_counts_offset(world_size) + static_cast<std::uint64_t>(world_size) * sizeof(std::uint64_t) + 63u) / 64u * 64u;
 }
 // Bytes of one team's area, sync words and scratch; a multiple of 64.
 GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_area_bytes(std::int32_t world_size) {

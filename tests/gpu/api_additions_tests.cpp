@@ -1,5 +1,5 @@
-// Device calls added in session 19: the stand-alone signal update (shmem_signal_set / _add /
-// _op), shmem_ptr, and strided RMA (shmem_iput / shmem_iget).
+// Device calls added with issue 26: the stand-alone signal update (shmem_signal_set / _add /
+// _op), shmem_ptr, strided RMA (shmem_iput / shmem_iget), shmem_collect and shmem_alltoalls.
 //
 // Signal litmus: PE p's writer thread stores round r's value into every word of its peer's
 // payload with shmem_p, then updates the peer's signal (SET to r + 1, or ADD 1) with the signal
@@ -15,6 +15,7 @@
 #include "gio/device.hpp"
 #include "gpu_runtime.hpp"
 #include "harness.hpp"
+#include "test_teams.hpp"
 
 namespace gio_test {
 namespace {
@@ -137,6 +138,120 @@ TEST(DeviceStrided, IputAndIgetMoveEveryStrideElement) {
     wrong += fetched[i] != mine[2 * i];
   }
   EXPECT_EQ(wrong, 0u) << "of " << strided_count << " elements put, left alone and fetched";
+}
+
+// shmem_collect on every test team, rounds back to back with counts that differ per PE and per
+// round (zero included), so a round's count words are rewritten while peers may still be leaving
+// the round before; the workgroup form (generic) and the thread form (typed) in turn.
+constexpr int collect_rounds = 6;
+constexpr std::size_t collect_max_count = 4;
+GIO_HOST_DEVICE std::size_t collect_count(int team_pe, int round) { return (3 * team_pe + round) % 5 % 4; }
+GIO_HOST_DEVICE long collect_value(int world_pe, int round, std::size_t k) {
+  return world_pe * 100000L + round * 100L + static_cast<long>(k);
+}
+
+struct collect_args {
+  gio::shmem_team_t team;
+  long* dest;          // symmetric: collect_rounds x capacity
+  const long* source;  // symmetric: collect_rounds x collect_max_count
+  std::size_t capacity;
+  int team_pe;
+};
+
+__global__ void collect_kernel(gio::device_handle h, collect_args a) {
+  const gio::ctx c = gio::ctx_default(h);
+  for (int r = 0; r < collect_rounds; ++r) {
+    long* dest = a.dest + r * a.capacity;
+    const long* source = a.source + r * collect_max_count;
+    const std::size_t count = collect_count(a.team_pe, r);
+    if (r % 2 == 0)
+      gio::shmem_collect_wg(c, a.team, dest, source, count);
+    else if (threadIdx.x == 0)
+      gio::shmem_long_collect(c, a.team, dest, source, count);
+    __syncthreads();
+  }
+}
+
+TEST(DeviceCollect, ConcatenatesEveryMembersCountInTeamOrder) {
+  scoped_teams teams;
+  const int me = run().my_pe;
+  const std::size_t capacity = collect_max_count * run().n_pes;
+  sym_buffer dest(collect_rounds * capacity * sizeof(long)), source(collect_rounds * collect_max_count * sizeof(long));
+  std::vector<long> mine(collect_rounds * collect_max_count);
+  for (int r = 0; r < collect_rounds; ++r)
+    for (std::size_t k = 0; k < collect_max_count; ++k) mine[r * collect_max_count + k] = collect_value(me, r, k);
+  gpu::to_device(source.get(), mine.data(), source.size());
+  for (const test_team& t : teams.get()) {
+    gpu::fill(dest.get(), 0xff, dest.size());
+    gio::shmem_barrier_all();
+    if (t.member()) {
+      collect_kernel<<<1, 128>>>(run().handle, {t.team, dest.get<long>(), source.get<long>(), capacity, t.my_team_pe()});
+      gpu::finish_launch("collect_kernel");
+    }
+    gio::shmem_barrier_all();
+    if (!t.member()) continue;
+    std::vector<long> got(collect_rounds * capacity);
+    gpu::to_host(got.data(), dest.get(), dest.size());
+    std::size_t wrong = 0;
+    for (int r = 0; r < collect_rounds; ++r) {
+      std::size_t at = 0;
+      for (int i = 0; i < t.size; ++i)
+        for (std::size_t k = 0; k < collect_count(i, r); ++k) wrong += got[r * capacity + at++] != collect_value(t.world_of(i), r, k);
+      for (; at < capacity; ++at) wrong += got[r * capacity + at] != -1;  // past the total: untouched
+    }
+    EXPECT_EQ(wrong, 0u) << "team " << t.name << " (" << t.size << " PEs), " << collect_rounds << " rounds";
+  }
+}
+
+// shmem_alltoalls on every test team: block j of source, every second element, to member j,
+// where it lands at this PE's block, every third element; the workgroup form (generic) and the
+// thread form (typed) in turn.
+constexpr std::size_t alltoalls_count = 5;
+constexpr std::ptrdiff_t alltoalls_dst = 3, alltoalls_sst = 2;
+
+__global__ void alltoalls_kernel(gio::device_handle h, gio::shmem_team_t team, long* dest, const long* source,
+                                 bool workgroup) {
+  const gio::ctx c = gio::ctx_default(h);
+  if (workgroup)
+    gio::shmem_alltoalls_wg(c, team, dest, source, alltoalls_dst, alltoalls_sst, alltoalls_count);
+  else if (threadIdx.x == 0)
+    gio::shmem_long_alltoalls(c, team, dest, source, alltoalls_dst, alltoalls_sst, alltoalls_count);
+}
+
+TEST(DeviceAlltoalls, StridedBlocksReachEveryMember) {
+  scoped_teams teams;
+  const int me = run().my_pe, pes = run().n_pes;
+  const std::size_t dest_elems = pes * alltoalls_count * alltoalls_dst, source_elems = pes * alltoalls_count * alltoalls_sst;
+  sym_buffer dest(dest_elems * sizeof(long)), source(source_elems * sizeof(long));
+  for (bool workgroup : {true, false}) {
+    for (const test_team& t : teams.get()) {
+      // Block j, element k of this PE's source: who sends it, to which team PE, which element.
+      std::vector<long> mine(source_elems, -2);
+      for (int j = 0; j < t.size; ++j)
+        for (std::size_t k = 0; k < alltoalls_count; ++k)
+          mine[(j * alltoalls_count + k) * alltoalls_sst] = me * 10000L + j * 100L + static_cast<long>(k);
+      gpu::to_device(source.get(), mine.data(), source.size());
+      gpu::fill(dest.get(), 0xff, dest.size());
+      gio::shmem_barrier_all();
+      if (t.member()) {
+        alltoalls_kernel<<<1, 128>>>(run().handle, t.team, dest.get<long>(), source.get<long>(), workgroup);
+        gpu::finish_launch("alltoalls_kernel");
+      }
+      gio::shmem_barrier_all();
+      if (!t.member()) continue;
+      std::vector<long> got(dest_elems);
+      gpu::to_host(got.data(), dest.get(), dest.size());
+      std::size_t wrong = 0;
+      for (std::size_t e = 0; e < dest_elems; ++e) {
+        const std::size_t element = e / alltoalls_dst, i = element / alltoalls_count, k = element % alltoalls_count;
+        const bool written = e % alltoalls_dst == 0 && i < static_cast<std::size_t>(t.size);
+        const long expected =
+            written ? t.world_of(static_cast<int>(i)) * 10000L + t.my_team_pe() * 100L + static_cast<long>(k) : -1;
+        wrong += got[e] != expected;
+      }
+      EXPECT_EQ(wrong, 0u) << "team " << t.name << " (" << t.size << " PEs), " << (workgroup ? "workgroup" : "thread");
+    }
+  }
 }
 
 }  // namespace

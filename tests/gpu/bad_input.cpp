@@ -21,7 +21,8 @@ namespace {
 
 enum class bad {
   pe_out_of_range, not_symmetric, size_overflow, past_heap_end, bad_comparison, wait_timeout,
-  amo_not_symmetric, amo_misaligned, team_not_member, invalid_team, team_pe_out_of_range, broadcast_root
+  amo_not_symmetric, amo_misaligned, team_not_member, invalid_team, team_pe_out_of_range, broadcast_root,
+  iput_bad_stride, iget_span_overflow, collect_not_symmetric, signal_op_unknown
 };
 
 // `team`: a team of one PE (this one), made by shmem_team_split_strided before the launch.
@@ -46,6 +47,12 @@ __global__ void bad_call_kernel(gio::device_handle h, bad which, int* sym, int* 
       break;
     }
     case bad::broadcast_root: gio::shmem_broadcast(c, gio::SHMEM_TEAM_WORLD, sym, sym + 4, 1, h.n_pes); break;
+    case bad::iput_bad_stride: gio::shmem_iput(c, sym, not_sym, 0, 1, 4, 0); break;
+    case bad::iget_span_overflow: gio::shmem_iget(c, not_sym, sym, 1, PTRDIFF_MAX, 3, 0); break;
+    case bad::collect_not_symmetric: gio::shmem_collect(c, gio::SHMEM_TEAM_WORLD, not_sym, sym, 2); break;
+    case bad::signal_op_unknown:
+      gio::shmem_signal_op(c, reinterpret_cast<std::uint64_t*>(sym), 1, 7, 0);
+      break;
   }
 }
 
@@ -60,6 +67,8 @@ constexpr named_case cases[] = {
     {"amo_not_symmetric", bad::amo_not_symmetric}, {"amo_misaligned", bad::amo_misaligned},
     {"team_not_member", bad::team_not_member},     {"invalid_team", bad::invalid_team},
     {"team_pe_out_of_range", bad::team_pe_out_of_range}, {"broadcast_root", bad::broadcast_root},
+    {"iput_bad_stride", bad::iput_bad_stride},     {"iget_span_overflow", bad::iget_span_overflow},
+    {"collect_not_symmetric", bad::collect_not_symmetric}, {"signal_op_unknown", bad::signal_op_unknown},
 };
 
 }  // namespace

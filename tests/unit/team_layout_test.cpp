@@ -15,9 +15,11 @@ namespace {
 
 constexpr std::int32_t world_sizes[] = {1, 2, 3, 7, 8, 9, 64, 1024, 4096};
 
-TEST(TeamLayout, ScratchFollowsTheSyncWordsAligned) {
+TEST(TeamLayout, CountsThenScratchFollowTheSyncWordsAligned) {
   for (std::int32_t n : world_sizes) {
-    EXPECT_GE(team_scratch_offset(n), team_sync_words(n) * sizeof(std::uint64_t)) << n << " PEs";
+    EXPECT_EQ(team_counts_offset(n), team_sync_words(n) * sizeof(std::uint64_t)) << n << " PEs";
+    EXPECT_GE(team_scratch_offset(n), team_counts_offset(n) + n * sizeof(std::uint64_t))
+        << n << " PEs: a count word per PE before the scratch";
     EXPECT_EQ(team_scratch_offset(n) % 64, 0u) << n << " PEs";
     EXPECT_EQ(team_area_bytes(n) % 64, 0u) << n << " PEs: the next team's area must stay 64-byte aligned";
   }
@@ -42,8 +44,8 @@ TEST(TeamLayout, EveryTeamSlotHasAWholeArea) {
           << teams << " teams, " << n << " PEs";
   // What docs/teams.md states for the default 32 teams.
   EXPECT_EQ(rt::team_sync_area_bytes(32, 2), 130u * 1024);
-  EXPECT_EQ(rt::team_sync_area_bytes(32, 8), 516u * 1024);
-  EXPECT_EQ(rt::team_sync_area_bytes(32, 1024), 770u * 1024);
+  EXPECT_EQ(rt::team_sync_area_bytes(32, 8), 518u * 1024);
+  EXPECT_EQ(rt::team_sync_area_bytes(32, 1024), 1026u * 1024);
 }
 
 }  // namespace
