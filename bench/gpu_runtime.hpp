@@ -2,7 +2,10 @@
 // The only vendor switch in bench/: everything else calls bench::gpu::*. Every call checks its
 // status and throws bench::gpu::error naming the call, so main() can report it and abort all PEs.
 #pragma once
+#include <sys/stat.h>
+
 #include <cstddef>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +44,15 @@ inline int current_device() {
   return device;
 }
 // Creates the device's context now, so that later measurements do not include it.
+// The CUDA MPS control daemon serves this node: its pipe exists (CUDA_MPS_PIPE_DIRECTORY, else
+// the default), so several processes' kernels share a GPU side by side. What gio finds out at init.
+inline bool mps_daemon_running() {
+  const char* directory = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
+  const std::string pipe = std::string(directory && *directory ? directory : "/tmp/nvidia-mps") + "/control";
+  struct stat info {};
+  return ::stat(pipe.c_str(), &info) == 0;
+}
+
 inline void create_context() { check(BENCH_GPU_API(Free)(nullptr), "Free(nullptr)"); }
 
 inline std::size_t free_memory() {

@@ -732,13 +732,13 @@ int run_benchmarks(const options& opt, int world_rank) {
   MPI_Comm_free(&node);
   const int devices = gpu::device_count();
   if (devices == 0) throw std::runtime_error("no GPU visible");
-  int shares_gpu = local_size > devices ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &shares_gpu, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (Shim::traits.needs_gpu_per_pe && shares_gpu) {
+  int shares_without_mps = local_size > devices && !gpu::mps_daemon_running() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &shares_without_mps, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (Shim::traits.needs_gpu_per_pe && shares_without_mps) {
     if (world_rank == 0)
       std::fprintf(stderr,
-                   "%s benchmarks skipped: %d PEs on a node with %d visible GPU(s). %s needs one GPU per PE\n"
-                   "(several PEs per GPU only under MPS); run one PE per GPU, or gio-bench for shared GPUs.\n",
+                   "%s benchmarks skipped: %d PEs on a node with %d visible GPU(s) and no MPS. %s needs one GPU\n"
+                   "per PE or MPS (docs/running.md); run one PE per GPU, start MPS, or use gio-bench.\n",
                    Shim::traits.system, local_size, devices, Shim::traits.system);
     return exit_skipped;
   }

@@ -17,7 +17,7 @@
 namespace bench {
 
 struct nvshmem_shim {
-  // Several PEs on one GPU need MPS with NVSHMEM: the harness skips that layout with a message.
+  // Several PEs on one GPU need MPS with NVSHMEM: without it the harness skips that layout.
   static constexpr shim_traits traits{"nvshmem", "NVSHMEM_SYMMETRIC_SIZE", true, false};
 
   // ---- host ----

@@ -7,7 +7,7 @@ namespace bench {
 struct shim_traits {
   const char* system;              // the CSV's system column
   const char* heap_size_variable;  // the environment variable sizing the symmetric heap
-  bool needs_gpu_per_pe;           // cannot run several PEs on one GPU (the harness then skips)
+  bool needs_gpu_per_pe;           // several PEs on one GPU only under MPS (else the harness skips)
   bool runs_host_baselines;        // runs Inter-K by default (one binary does, so a merged CSV has them once)
 };
 

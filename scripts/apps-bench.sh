@@ -8,21 +8,26 @@
 # machine.txt (which GPUs, which links) to OUTDIR. Uses a Release CUDA build (default build-gpu,
 # the one scripts/gpu-check.sh makes; built here if missing).
 #
-#   scripts/apps-bench.sh OUTDIR [--jacobi-only | --spts-only | --worksteal-only] [--push-classes "c1 c2"]
+#   scripts/apps-bench.sh OUTDIR [--jacobi-only | --spts-only | --worksteal-only | --mps-only]
+#                         [--push-classes "c1 c2"]
 #   --push-classes: the classes on which every push mechanism runs on 2 GPUs (default: all five)
+#   --mps-only: several PEs per GPU (a 2-GPU machine with nvidia-cuda-mps-control): jacobi2d at
+#   4K² per GPU and spts on road_central, 4 PEs on 2 GPUs under MPS against 2 PEs without it, gio
+#   and NVSHMEM, and the 2-PEs-on-one-GPU ping-pong of both; mps/table.md has the ratios.
 #   SPTS_ARGS (environment): extra options for every spts run, e.g. "--kernel rounds"
 set -uo pipefail
-[ $# -ge 1 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
 out=$(outdir_of "$1") || exit 2
 shift
-jacobi=1 spts=1 worksteal=1 push_classes="wiki_talk asic_320ks nlpkkt160 road_usa road_central"
+jacobi=1 spts=1 worksteal=1 mps=0 push_classes="wiki_talk asic_320ks nlpkkt160 road_usa road_central"
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --jacobi-only) spts=0 worksteal=0 ;;
     --spts-only) jacobi=0 worksteal=0 ;;
     --worksteal-only) jacobi=0 spts=0 ;;
+    --mps-only) jacobi=0 spts=0 worksteal=0 mps=1 ;;
     --push-classes) shift; push_classes=$1 ;;
     *) echo "apps-bench: unknown option $1" >&2; exit 2 ;;
   esac
@@ -40,7 +45,9 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 targets="jacobi2d spts worksteal"
 [ "$jacobi$spts" = 00 ] && targets=worksteal
+[ "$mps" = 1 ] && targets="jacobi2d spts gio-bench"
 grep -q 'jacobi2d-nvshmem' "$build/build.ninja" && targets="$targets jacobi2d-nvshmem"
+[ "$mps" = 1 ] && grep -q 'gio-bench-nvshmem' "$build/build.ninja" && targets="$targets gio-bench-nvshmem"
 cmake --build "$build" -j "$(nproc)" --target $targets >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
 failures=0
@@ -118,6 +125,71 @@ if [ "$worksteal" = 1 ]; then
     done
   done
   python3 "$repo/scripts/plot_worksteal.py" "$csv" --out "$out/worksteal" >>"$log" 2>&1 || failures=$((failures + 1))
+fi
+if [ "$mps" = 1 ]; then
+  [ "$gpus" = 2 ] && command -v nvidia-cuda-mps-control >/dev/null ||
+    { echo "apps-bench --mps-only: needs 2 GPUs and nvidia-cuda-mps-control"; exit 2; }
+  m=$out/mps log=$out/mps/mps.log
+  mkdir -p "$m"
+  j=$build/apps/jacobi2d s=$build/apps/spts/spts b=$build/bench
+  jacobi_args=(--size 8192x4096 --iterations 1000)  # 4K² per GPU
+  export GIO_SYMMETRIC_SIZE=1G
+  # 2 PEs on 2 GPUs, no MPS: the baseline.
+  run "$log" 2 "$j/jacobi2d" --variant gio "${jacobi_args[@]}" --csv "$m/jacobi.csv"
+  [ -x "$j/jacobi2d-nvshmem" ] && run "$log" 2 "$j/jacobi2d-nvshmem" "${jacobi_args[@]}" --csv "$m/jacobi.csv"
+  run "$log" 2 "$s" --gen road_central --variant single,gio --csv "$m/spts.csv"
+  # 4 PEs on 2 GPUs under MPS: gio sizes its grids by its share of the GPU; NVSHMEM wants each
+  # PE's thread percentage, so gio also runs with it, and NVSHMEM gets gio's grid size.
+  shared_runs() {
+    local before=$failures wgs
+    run "$log" 4 "$j/jacobi2d" --variant gio "${jacobi_args[@]}" --csv "$m/jacobi.csv"
+    run "$log" 4 "$s" --gen road_central --variant gio --csv "$m/spts.csv"
+    export CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50
+    run "$log" 4 "$j/jacobi2d" --variant gio "${jacobi_args[@]}" --csv "$m/jacobi-percentage.csv"
+    wgs=$(awk -F, 'NR > 1 && $1 == "gio" && $6 == 4 { w = $10 } END { print w }' "$m/jacobi-percentage.csv" 2>/dev/null)
+    if [ -x "$j/jacobi2d-nvshmem" ] && [ -n "$wgs" ]; then
+      run "$log" 4 timeout 120 "$j/jacobi2d-nvshmem" "${jacobi_args[@]}" --workgroups "$wgs" --csv "$m/jacobi-percentage.csv"
+    fi
+    return $((failures - before))
+  }
+  under_mps 0,1 shared_runs >>"$log" 2>&1 || failures=$((failures + 1))
+  # 2 PEs on one GPU under MPS: the ping-pong of both libraries.
+  one_gpu_pingpong() {
+    local before=$failures
+    export CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50
+    for bench in gio-bench gio-bench-nvshmem; do
+      [ -x "$b/$bench" ] && run "$log" 2 timeout 120 "$b/$bench" --bench p,put --scopes thread,wg --max-size 64K \
+        --csv "$m/one-gpu-$bench.csv"
+    done
+    return $((failures - before))
+  }
+  under_mps 0 one_gpu_pingpong >>"$log" 2>&1 || failures=$((failures + 1))
+  python3 - "$m" >"$m/table.md" <<'PY' || failures=$((failures + 1))
+import csv, os, sys
+m = sys.argv[1]
+def rows(name):
+    path = os.path.join(m, name)
+    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
+print("| run | 2 PEs on 2 GPUs | 4 PEs on 2 GPUs, MPS | ratio (goal <= 1.3) |\n|---|---|---|---|")
+def line(what, base, shared, unit):
+    if base and shared:
+        print(f"| {what} | {base:.3f} {unit} | {shared:.3f} {unit} | {shared / base:.2f} |")
+    else:
+        print(f"| {what} | {base or '-'} | {shared or '-'} | - |")
+def us(table, variant, pes):
+    got = [float(r["us_per_iteration"]) for r in rows(table) if r["variant"] == variant and int(r["pes"]) == pes]
+    return got[-1] if got else None
+base_gio, base_nvshmem = us("jacobi.csv", "gio", 2), us("jacobi.csv", "nvshmem", 2)
+line("jacobi2d gio, 4K² per GPU", base_gio, us("jacobi.csv", "gio", 4), "us/iteration")
+line("jacobi2d gio, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", base_gio, us("jacobi-percentage.csv", "gio", 4), "us/iteration")
+line("jacobi2d nvshmem, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=50", base_nvshmem, us("jacobi-percentage.csv", "nvshmem", 4), "us/iteration")
+def ms(variant, pes):
+    got = [float(r["median_ms"]) for r in rows("spts.csv") if r["variant"] == variant and (pes is None or int(r["pes"]) == pes)]
+    return got[-1] if got else None
+line("spts gio, road_central", ms("gio", 2), ms("gio", 4), "ms")
+print(f"\nspts `single` (one GPU) on road_central: {ms('single', None)} ms")
+PY
+  cat "$m/table.md"
 fi
 echo "apps-bench: $failures failed run(s); output in $out"
 exit $((failures > 0))

@@ -3,6 +3,7 @@
 #   repo, build                 the repository and the build folder (GIO_BUILD_DIR, default build-gpu)
 #   configure_gpu_build         cmake's configure of that build (tests, benchmarks and apps)
 #   outdir_of DIR               DIR made and absolute, for the scripts' first argument
+#   under_mps GPUS COMMAND...   COMMAND on GPUS (CUDA_VISIBLE_DEVICES) under an MPS daemon of its own
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${GIO_BUILD_DIR:-$repo/build-gpu}
 # Shared-server safety on the device machines, and mpirun as root there.
@@ -20,3 +21,19 @@ outdir_of() {
   case "$1" in -*) echo "$(basename "$0"): OUTDIR first, then the options (got $1)" >&2; return 2 ;; esac
   (mkdir -p "$1" && cd "$1" && pwd) || { echo "$(basename "$0"): cannot make OUTDIR $1" >&2; return 2; }
 }
+
+# An MPS control daemon private to COMMAND (its own pipe and log folders), stopped after it,
+# whatever the outcome; a subshell, so that its environment ends with it. Prints the daemon's
+# last log lines; returns COMMAND's status.
+under_mps() (
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/gio-mps.XXXXXX")
+  mkdir -p "$dir/pipe" "$dir/log"
+  export CUDA_VISIBLE_DEVICES=$1 CUDA_MPS_PIPE_DIRECTORY=$dir/pipe CUDA_MPS_LOG_DIRECTORY=$dir/log
+  shift
+  nvidia-cuda-mps-control -d || { echo "MPS daemon did not start"; exit 1; }
+  "$@"; rc=$?
+  echo quit | nvidia-cuda-mps-control
+  for _ in $(seq 20); do [ -e "$dir/pipe/control" ] || break; sleep 0.5; done
+  cat "$dir"/log/*.log 2>/dev/null | tail -n 20
+  exit $rc
+)

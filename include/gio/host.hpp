@@ -271,8 +271,9 @@ peer_report shmem_peer_report(int pe);
 // every wait on another PE of that GPU costs a context switch (slow, but it finishes). Under MPS
 // (its control daemon running) their kernels run side by side: two persistent grids that each
 // fill the GPU cannot both be resident, and a PE waiting for the other would wait forever. Then
-// each PE may fill CUDA_MPS_ACTIVE_THREAD_PERCENTAGE percent of the multiprocessors when that is
-// set, else an equal share.
+// each PE may fill an equal share of the multiprocessors the GPU reports to it. With
+// CUDA_MPS_ACTIVE_THREAD_PERCENTAGE set, the GPU reports only that percentage of them, but the
+// clients' sets of multiprocessors may overlap (docs/running.md): the equal share of that.
 struct gpu_share {
   int pes = 1;              // PEs of this node on this PE's GPU, this one included
   bool mps = false;         // the CUDA MPS control daemon serves this node
@@ -282,7 +283,7 @@ struct gpu_share {
   // Of `multiprocessors` (what the GPU reports), how many this PE's co-resident grid may fill.
   int multiprocessors(int total) const noexcept {
     if (!limits() || total <= 0) return total;
-    const int share = mps_percentage > 0 ? total * mps_percentage / 100 : total / pes;
+    const int share = total / pes;
     return share < 1 ? 1 : share;
   }
   // "2 PEs on this GPU under MPS, an equal share" and the like, for messages and gio-info.

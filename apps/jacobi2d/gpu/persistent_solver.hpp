@@ -63,7 +63,9 @@ class persistent_solver final : public solver {
       : opt_(setup.opt), dec_(setup.dec), comm_(setup.comm), layout_(make_layout(dec_.tile.nx, dec_.tile.ny)),
         gpu_(select_gpu(comm_)), threads_(static_cast<unsigned>(opt_.wg_threads > 0 ? opt_.wg_threads : default_persistent_threads)),
         tiling_(agree_on_tiling()), memory_(layout_, tiling_), shared_bytes_(persistent_shared_bytes(threads_, tiling_.ty)) {
-    // Heap: the allocation and the library's own use of the heap, in whole 2 MiB pages.
+    // Heap: the allocation and the library's own use of the heap, in whole 2 MiB pages. The
+    // tiling above fills the whole GPU, the most workgroups and so the most memory there can be:
+    // the library gives this PE its share of the GPU (several PEs under MPS) only once it runs.
     constexpr std::size_t page = std::size_t(2) << 20;
     const std::size_t heap = (memory_.total + Comm::heap_slack_bytes + page - 1) / page * page;
     require_gpu_memory(comm_, gpu_, heap + Comm::library_bytes,
@@ -75,6 +77,9 @@ class persistent_solver final : public solver {
       throw std::runtime_error(std::string(Comm::traits.system) + " chose GPU " + std::to_string(session_->report.gpu) +
                                ", this PE selected " + std::to_string(gpu_.device));
     if (Comm::my_pe() != dec_.pe) throw std::runtime_error("the library's PE number differs from the MPI rank");
+    tiling_ = agree_on_tiling();  // in this PE's share of its GPU
+    memory_ = persistent_memory(layout_, tiling_);
+    shared_bytes_ = persistent_shared_bytes(threads_, tiling_.ty);
     block_ = std::make_unique<symmetric_block>(memory_.total);
     apps::agree(comm_, block_->base ? "" : std::string(Comm::traits.system) + " could not allocate " + std::to_string(memory_.total) +
                                                " bytes of symmetric memory: make " + Comm::traits.heap_size_variable +
@@ -220,15 +225,17 @@ class persistent_solver final : public solver {
   std::int64_t last_ = 0;
 };
 
-// A variant's factory: skips (exit 77 on every PE) where the library cannot run several PEs on one GPU.
+// A variant's factory: skips (exit 77 on every PE) where the library cannot run several PEs on one
+// GPU: without MPS.
 template <class Comm>
 std::unique_ptr<solver> make_persistent_solver(const solver_setup& setup) {
   if (Comm::traits.needs_gpu_per_pe) {
     const gpu_choice gpu = select_gpu(setup.comm);
     apps::agree(setup.comm,
-                gpu.shared ? std::string("skipped: ") + Comm::traits.system +
-                                 " needs one GPU per PE (several PEs per GPU only under MPS); run one PE per GPU"
-                           : "",
+                gpu.shared && !bench::gpu::mps_daemon_running()
+                    ? std::string("skipped: ") + Comm::traits.system +
+                          " needs one GPU per PE or MPS (docs/running.md); run one PE per GPU, or start MPS"
+                    : "",
                 apps::exit_skipped);
   }
   return std::make_unique<persistent_solver<Comm>>(setup);
