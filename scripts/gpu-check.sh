@@ -7,15 +7,18 @@
 # machine.txt, logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
-#                        [--phase build|main|shared|gda|gda:K|ikn:K] [--archive FILE.tgz]
+#                        [--no-cpu-tests] [--phase build|main|shared|examples|gda|gda:K|ikn:K]
+#                        [--archive FILE.tgz]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
+#   --no-cpu-tests leaves out the CPU tests (CI runs them), for device time.
 #   --only-bench builds and runs only gio-info's checks and the benchmarks (the build skips the
 #   GPU test binary: minutes less of a device call).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU and MPS tests and the sanitizers, `shared` is only those (same build),
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
 #   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode. `build`
-#   only configures and builds everything (a cold build takes most of a call), for the phases after.
+#   only configures and builds everything (a cold build takes most of a call), for the phases after;
+#   `examples` builds only the library and runs examples/ from its installed tree.
 #   --archive packs OUTDIR into FILE.tgz after every step and every 15 s during one: a run cut
 #   off by a time limit still leaves everything so far in one file, the running step's log and
 #   its name in summary.txt included (the device machines return only a few files from a run).
@@ -23,18 +26,20 @@
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
 out=$(outdir_of "$1") || exit 2
 shift
-sanitizer=1 bench=1 base_bench=1 tests=1 one_gpu=1 main=1 gda_only=0 gda_label=gda archive=
+sanitizer=1 bench=1 base_bench=1 tests=1 cpu_tests=1 one_gpu=1 main=1 examples_only=0 gda_only=0 gda_label=gda
+archive=
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-sanitizer) sanitizer=0 ;;
     --no-bench) bench=0 ;;
     --no-base-bench) base_bench=0 ;;
+    --no-cpu-tests) cpu_tests=0 ;;
     --only-bench) tests=0 sanitizer=0 one_gpu=0 ;;
     --phase)
       shift
@@ -42,9 +47,10 @@ while [ $# -gt 0 ]; do
         build) main=0 bench=0 sanitizer=0 one_gpu=0 ;;
         main) sanitizer=0 one_gpu=0 ;;
         shared) main=0 bench=0 ;;
+        examples) main=0 bench=0 sanitizer=0 one_gpu=0 tests=0 examples_only=1 ;;
         gda) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 ;;
         gda:[0-3]|ikn:[0-3]) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 gda_label="^${1%%:*}_part${1#*:}\$" ;;
-        *) echo "gpu-check: --phase build|main|shared|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
+        *) echo "gpu-check: --phase build|main|shared|examples|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
       esac ;;
     --archive)
       shift
@@ -108,6 +114,8 @@ echo "gpu-check: $gpus GPU(s); output in $out"
 step configure configure_gpu_build
 if [ "$tests" = 1 ] || [ "$sanitizer" = 1 ] || [ "$gda_only" = 1 ]; then
   step build cmake --build "$build" -j "$(nproc)"
+elif [ "$examples_only" = 1 ]; then  # the library, installed for the examples
+  step build cmake --build "$build" -j "$(nproc)" --target host/all
 else  # --only-bench: the library, gio-info, the NIC model and the benchmarks, not the GPU test binary
   step build cmake --build "$build" -j "$(nproc)" --target host/all tests/nicmodel/all bench/all
 fi
@@ -117,6 +125,23 @@ fi
     >"$out/build-slowest.txt"
 
 mpirun_np() { mpirun --oversubscribe -np "$@"; }
+# examples/ as a user builds them (this build installed, find_package(gio)), each run checked.
+run_examples() {
+  local scratch np example
+  scratch=$(mktemp -d "${TMPDIR:-/tmp}/gio-examples.XXXXXX")
+  local prefix=$scratch/prefix ex=$scratch/build
+  cmake --install "$build" --prefix "$prefix" >/dev/null &&
+    cmake -S "$repo/examples" -B "$ex" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES=native \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build "$ex" -j "$(nproc)" || return 1
+  for example in hello_put ring_put_signal team_reduce persistent_kernel; do
+    for np in 2 4; do
+      echo "== mpirun -np $np $example"
+      timeout 120 "$(command -v mpirun)" --oversubscribe --bind-to none -np $np "$ex/$example" || return 1
+    done
+  done
+}
+
 model=$build/tests/nicmodel/libgio_nic_model.so  # the software NIC model (GIO_GDA_NIC_MODEL)
 if [ "$main" = 1 ]; then
 step gio-info mpirun_np 2 "$build/host/gio-info"
@@ -152,26 +177,11 @@ if [ "$tests" = 1 ]; then
   # The gda/ikn runs over the software NIC model are slow (a litmus case takes ~19 s): their own
   # phase (--phase gda), so that this one stays within a device call.
   step tests-all-gpus ctest --test-dir "$build" -L gpu -LE gda -V
-  step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
-  # examples/ as a user builds them (this build installed, find_package(gio)), each run checked.
-  run_examples() {
-    local scratch np example
-    scratch=$(mktemp -d "${TMPDIR:-/tmp}/gio-examples.XXXXXX")
-    local prefix=$scratch/prefix ex=$scratch/build
-    cmake --install "$build" --prefix "$prefix" >/dev/null &&
-      cmake -S "$repo/examples" -B "$ex" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES=native \
-        -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-      cmake --build "$ex" -j "$(nproc)" || return 1
-    for example in hello_put ring_put_signal team_reduce persistent_kernel; do
-      for np in 2 4; do
-        echo "== mpirun -np $np $example"
-        timeout 120 "$(command -v mpirun)" --oversubscribe --bind-to none -np $np "$ex/$example" || return 1
-      done
-    done
-  }
+  [ "$cpu_tests" = 1 ] && step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
   step examples run_examples
 fi
 fi  # main
+[ "$examples_only" = 1 ] && step examples run_examples
 if [ "$gda_only" = 1 ]; then
   # Every GPU test over gda and ikn, served by the software NIC model (tests/gpu/CMakeLists.txt).
   step tests-gda ctest --test-dir "$build" -L "$gda_label" -V
@@ -184,19 +194,7 @@ fi
 
 if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && command -v nvidia-cuda-mps-control >/dev/null; then
   # Several PEs per GPU under MPS (docs/running.md): 4 PEs on at most 2 GPUs, the daemon private
-  # to this step (its own pipe and log folders) and stopped after it, whatever the outcome.
-  under_mps() (  # under_mps GPUS COMMAND...: a subshell, so that its environment ends with it
-    dir=$(mktemp -d "${TMPDIR:-/tmp}/gio-mps.XXXXXX")
-    mkdir -p "$dir/pipe" "$dir/log"
-    export CUDA_VISIBLE_DEVICES=$1 CUDA_MPS_PIPE_DIRECTORY=$dir/pipe CUDA_MPS_LOG_DIRECTORY=$dir/log
-    shift
-    nvidia-cuda-mps-control -d || { echo "MPS daemon did not start"; exit 1; }
-    "$@"; rc=$?
-    echo quit | nvidia-cuda-mps-control
-    for _ in $(seq 20); do [ -e "$dir/pipe/control" ] || break; sleep 0.5; done
-    cat "$dir"/log/*.log 2>/dev/null | tail -n 20
-    exit $rc
-  )
+  # to this step and stopped after it, whatever the outcome (under_mps, device-env.sh).
   mps_runs() {  # gio-info says MPS and the share; the 4-PE suite; jacobi2d at a size whose grid fills the GPU
     local info
     info=$(timeout 60 "$(command -v mpirun)" --oversubscribe -np 4 "$build/host/gio-info") || { echo "$info"; return 1; }
