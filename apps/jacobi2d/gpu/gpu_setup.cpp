@@ -21,7 +21,9 @@ gpu_choice select_gpu(MPI_Comm comm) {
     cause = std::string("no usable GPU: ") + e.what();
   }
   apps::agree(comm, cause);
-  gpu_choice choice{place.rank % devices, place.size > devices};
+  const int device = place.rank % devices;
+  // Node-local ranks r with r mod devices == device.
+  gpu_choice choice{device, place.size > devices, (place.size - device + devices - 1) / devices};
   int shared = choice.shared ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, comm);
   choice.shared = shared != 0;

@@ -12,8 +12,9 @@
 namespace jacobi {
 
 struct gpu_choice {
-  int device;      // node-local GPU ordinal
-  bool shared;     // some GPU of the job runs several PEs
+  int device;         // node-local GPU ordinal
+  bool shared;        // some GPU of the job runs several PEs
+  int pes_on_device;  // PEs of this node on this PE's GPU, this one included
 };
 
 // Collective: GPU (node-local rank) mod (visible GPUs), made current, its context created. Every

@@ -166,6 +166,9 @@ class persistent_solver final : public solver {
   wg_tiling agree_on_tiling() {
     const std::int64_t rows_bound = std::min<std::int64_t>(max_tile_rows, layout_.ny);
     int coresident = Comm::max_coresident(&relax_persistent<Comm>, threads_, persistent_shared_bytes(threads_, rows_bound));
+    // NVSHMEM sizes for the whole GPU (what it reports); under MPS, where PEs share a GPU, each
+    // takes an equal part, as gio does for itself (docs/running.md).
+    if (Comm::traits.needs_gpu_per_pe && gpu_.pes_on_device > 1) coresident /= gpu_.pes_on_device;
     MPI_Allreduce(MPI_IN_PLACE, &coresident, 1, MPI_INT, MPI_MIN, comm_);
     const std::int64_t limit = opt_.workgroups > 0 ? std::min<std::int64_t>(opt_.workgroups, coresident) : coresident;
     const wg_tiling_choice choice = choose_wg_tiling(dec_.tile, limit, max_tile_rows);
