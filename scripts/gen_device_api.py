@@ -272,8 +272,18 @@ DATA_COLLECTIVES = [
     ("alltoall", "", "alltoall", ""),
 ]
 # On the device shmem_collect takes fcollect's arguments (the counts may differ per PE); the host's
-# has its own path (host_collect_bindings).
+# has its own path (host_collect_bindings), and so has shmem_alltoalls (strided blocks).
 DEVICE_DATA_COLLECTIVES = DATA_COLLECTIVES + [("collect", "", "collect", "")]
+
+
+def device_data_families():
+    """(name, parameters after source, core, arguments after source with {size}) of every device
+    data collective: the table's, then shmem_alltoalls."""
+    out = [(name, f"std::size_t nelems{extra}", core, "nelems, {size}" + (", " + fwd.rstrip(", ") if fwd else ""))
+           for name, extra, core, fwd in DEVICE_DATA_COLLECTIVES]
+    out.append(("alltoalls", "std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems", "alltoalls",
+                "dst, sst, nelems, {size}"))
+    return out
 
 
 def collective_bindings():
@@ -282,24 +292,15 @@ def collective_bindings():
         for name, team_param, team, quiet in SYNC_COLLECTIVES:
             out.append(f"GIO_DEVICE int shmem_{name}{suffix}(const ctx& c{team_param}, {LOC}) "
                        f"{{ detail::team_sync<{coop}>(c, {team}, {quiet}, \"shmem_{name}{suffix}\", loc); return 0; }}")
-        for name, extra, core, fwd in DEVICE_DATA_COLLECTIVES:
+        for name, params, core, args in device_data_families():
             def one(fname, T, size, template=""):
                 return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
-                        f"std::size_t nelems{extra}, {LOC}) {{ detail::{core}<{coop}>(c, team, dest, source, nelems, "
-                        f"{size}, {fwd}\"{fname}\", loc); return 0; }}")
+                        f"{params}, {LOC}) {{ detail::{core}<{coop}>(c, team, dest, source, {args.format(size=size)}, "
+                        f"\"{fname}\", loc); return 0; }}")
             out.append(one(f"shmem_{name}{suffix}", "T", "sizeof(T)", "template <class T> "))
             out.append(one(f"shmem_{name}mem{suffix}", "void", "1"))
             for tname, T in RMA_TYPES:
                 out.append(one(f"shmem_{tname}_{name}{suffix}", T, f"sizeof({T})"))
-        # shmem_alltoalls: strided blocks, of elements (generic, typed) or bytes (mem).
-        def alltoalls(fname, T, size, template=""):
-            return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
-                    f"std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t nelems, {LOC}) {{ detail::alltoalls<{coop}>("
-                    f"c, team, dest, source, dst, sst, nelems, {size}, \"{fname}\", loc); return 0; }}")
-        out.append(alltoalls(f"shmem_alltoalls{suffix}", "T", "sizeof(T)", "template <class T> "))
-        out.append(alltoalls(f"shmem_alltoallsmem{suffix}", "void", "1"))
-        for tname, T in RMA_TYPES:
-            out.append(alltoalls(f"shmem_{tname}_alltoalls{suffix}", T, f"sizeof({T})"))
         for opname, op, types in REDUCE_OPS:
             def red(fname, T, template=""):
                 return (f"{template}GIO_DEVICE int {fname}(const ctx& c, shmem_team_t team, {T}* dest, const {T}* source, "
