@@ -15,7 +15,7 @@
 
 #include "gio/device.hpp"
 #include "gio/host.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 
 namespace {
 
@@ -58,20 +58,20 @@ __global__ void flag_pingpong(gio::device_handle h, u64* flag, u64* peer_flag_ra
 template <path P> double one_way_us(u64* flag, int me, u64& sequence) {
   constexpr unsigned warmup = 1000, timed = 20000, runs = 7;
   const int peer = 1 - me;
-  u64* elapsed = static_cast<u64*>(bench::gpu::malloc_device(sizeof(u64)));
+  u64* elapsed = static_cast<u64*>(support::gpu::malloc_device(sizeof(u64)));
   std::vector<double> us;
   for (unsigned r = 0; r < runs; ++r) {
     gio::shmem_barrier_all();
     flag_pingpong<P><<<1, 1>>>(gio::shmem_device_handle(), flag, static_cast<u64*>(gio::shmem_ptr(flag, peer)), peer,
                                me == 0, warmup, timed, sequence, elapsed);
-    bench::gpu::check_launch("flag_pingpong");
-    bench::gpu::synchronize();
+    support::gpu::check_launch("flag_pingpong");
+    support::gpu::synchronize();
     sequence += warmup + timed;
     u64 ns = 0;
-    bench::gpu::copy_to_host(&ns, elapsed, sizeof ns);
+    support::gpu::copy_to_host(&ns, elapsed, sizeof ns);
     us.push_back(double(ns) / (2.0 * timed) / 1e3);
   }
-  bench::gpu::free_device(elapsed);
+  support::gpu::free_device(elapsed);
   std::sort(us.begin(), us.end());
   return us[us.size() / 2];
 }

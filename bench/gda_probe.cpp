@@ -17,7 +17,7 @@
 
 #include "gio/device.hpp"
 #include "gio/host.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 
 namespace {
 
@@ -73,12 +73,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "gio-bench-gda-probe: PE 1 is not reached over gda (set GIO_TRANSPORT=gda or ikn)\n");
       status = 2;
     } else {
-      bench::gpu::device_memory out(sizeof(sample) * iters);
+      support::gpu::device_memory out(sizeof(sample) * iters);
       probe<<<1, 1>>>(h, word, 1, iters, out.as<sample>());
-      bench::gpu::check_launch("probe");
-      bench::gpu::synchronize();
+      support::gpu::check_launch("probe");
+      support::gpu::synchronize();
       std::vector<sample> s(iters);
-      bench::gpu::copy_to_host(s.data(), out.as<sample>(), sizeof(sample) * iters);
+      support::gpu::copy_to_host(s.data(), out.as<sample>(), sizeof(sample) * iters);
       s.erase(s.begin(), s.begin() + iters / 4);  // warm-up
       std::vector<long long> pc, cc;
       std::vector<unsigned long long> pn, cn;

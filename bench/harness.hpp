@@ -19,15 +19,18 @@
 #include <string>
 #include <vector>
 
-#include "gpu_runtime.hpp"
 #include "kernels.hpp"
 #include "options.hpp"
-#include "shim_types.hpp"
+#include "support/failure.hpp"
+#include "support/gpu_runtime.hpp"
+#include "support/shim_types.hpp"
 
 namespace bench {
 
-inline constexpr int exit_usage = 2;
-inline constexpr int exit_skipped = 77;
+namespace gpu = support::gpu;
+using support::library_init_report;
+
+using support::exit_skipped;
 
 // Rows go to stdout and, if asked, to a file; only PE 0 writes. Flushed per row, so a run that
 // dies half way still leaves what it measured.
@@ -779,30 +782,27 @@ int run_benchmarks(const options& opt, int world_rank) {
 
 // main() of both binaries. MPI comes first: the NVSHMEM bootstrap and the Inter-K baselines use
 // it, and gio bootstraps over an already initialised MPI.
+// main() of a benchmark binary over one library: MPI around it (support/failure.hpp), bad usage
+// ends every PE with the cause, any other failure every process with the failing PE's line.
 template <class Shim>
 int main_for(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  int status = 0;
-  try {
-    const options opt = parse_options(argc, argv, Shim::traits.runs_host_baselines);
+  return support::run_mpi_main(argc, argv, MPI_THREAD_MULTIPLE, [&](MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    options opt;
+    std::string problem;
+    try {  // every PE parses the same arguments, so all agree on the outcome
+      opt = parse_options(argc, argv, Shim::traits.system, Shim::traits.runs_host_baselines);
+    } catch (const usage_error& e) {
+      problem = std::string(e.what()) + " (see --help)";
+    }
+    support::agree(comm, problem, support::exit_usage);
     if (opt.help) {
       if (rank == 0) print_help(argv[0], Shim::traits.system, Shim::traits.runs_host_baselines);
-    } else {
-      status = run_benchmarks<Shim>(opt, rank);
+      return 0;
     }
-  } catch (const usage_error& e) {  // every PE parses the same arguments, so all end here
-    if (rank == 0) std::fprintf(stderr, "%s: %s (see --help)\n", argv[0], e.what());
-    status = exit_usage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: PE %d: %s\n", argv[0], rank, e.what());
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  MPI_Finalize();
-  return status;
+    return run_benchmarks<Shim>(opt, rank);
+  });
 }
 
 }  // namespace bench

@@ -1,4 +1,5 @@
-// Command line of gio-bench and gio-bench-nvshmem (host code only; both binaries share it).
+// Command line of gio-bench and gio-bench-nvshmem (host code only; both binaries share it), on
+// support's option parser.
 #pragma once
 #include <cstddef>
 #include <cstdio>
@@ -8,12 +9,11 @@
 #include <vector>
 
 #include "kernels.hpp"
+#include "support/options.hpp"
 
 namespace bench {
 
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using support::usage_error;
 
 struct launch_shape {
   unsigned workgroups;  // 0: as many as the GPU has multiprocessors, times `per_sm`
@@ -125,55 +125,107 @@ inline scope parse_scope(const std::string& text) {
   throw usage_error("unknown scope '" + text + "' (thread, wave, wg)");
 }
 
-inline options parse_options(int argc, char** argv, bool host_baselines_by_default) {
+// The command line, each option declared once for parsing and --help (support/options.hpp).
+// `opt` receives the values; `system` and `host_baselines_by_default` name the binary's library.
+inline support::option_parser make_parser(options& opt, const char* program, const char* system,
+                                          bool host_baselines_by_default) {
+  support::option_parser p(program, std::string("GPU-initiated communication benchmarks for ") + system +
+                                        R"( (run under mpirun, 2 or more PEs;
+PE 0 and PE 1 take part, one GPU each or sharing one).
+
+Prints one CSV row per measurement: system,benchmark,scope,size_bytes,workgroups,threads,value,unit
+  init_time, gpu_memory    host wall time of the library's init (ms, max over PEs) and the
+                           device memory it took (MiB, free-memory delta; device-wide, so PEs
+                           sharing a GPU see each other); size_bytes = symmetric heap size
+  pingpong_p               one thread: shmem_p(flag) to the peer, which waits and answers
+  pingpong_put             put at thread/wave/wg scope, then fence + p(flag); the peer waits
+                           and replies the same way. value = one-way latency (us)
+  pingpong_multi_wg        N workgroups of one wave each ping-pong at once on their own flags
+                           (GIO paper Fig. 5b); value = mean one-way latency per workgroup
+  put_bw_uni, put_bw_bi    B workgroups x T threads each put_nbi_wg a slice, then quiet;
+                           GB/s (1e9 B/s), bi = both directions together
+  inter-k, inter-k-empty   (system column) host MPI between kernels: D2H into pinned memory,
+                           MPI_Send/Recv, H2D; -empty adds an empty kernel launch + sync per step
+Run only when named in --bench (or --bench all):
+  pingpong_put_signal      (signal) put-with-signal at thread/wave/wg scope, signal SET to a
+                           sequence number; the peer waits with signal_wait_until(GE) and
+                           replies the same way; one-way us, 8 B .. --signal-max-size
+  amo_fetch_add, amo_compare_swap, amo_fetch
+                           (amo) one thread, uint64 AMOs on the peer, each call's arguments
+                           depending on the previous result; us per call
+  amo_rate_fetch_add, amo_rate_add         (amo_rate) every thread of a BxT grid issues
+  amo_rate_fetch_add_spread, amo_rate_add_spread   --amo-ops remote adds of 1 to one shared
+                           counter, or (_spread) to its own counter (128 B apart); the add
+                           forms are completed by quiet; Mops/s; final counters are checked
+  barrier_all, sync_all    (barrier) one workgroup per PE, every PE; the thread/wave/wg form
+                           in a loop; us per call
+  reduce_int64_sum, reduce_double_sum, broadcast, fcollect, alltoall
+                           (coll) world-team collectives at wg scope, one workgroup per PE,
+                           every PE; us per call; size = the reduced/broadcast array, or the
+                           block per PE (fcollect, alltoall); broadcast root is PE 0;
+                           results are checked against closed forms once per size
+Latencies are device-timed (global timer) over many iterations after warm-up; each row is the
+median of --reps repetitions. Received data is checked after every configuration.
+Sizes take K/M/G suffixes; lists are comma separated.)");
+  const auto size_of = [](std::size_t& field) { return [&field](const std::string& v) { field = parse_size(v); }; };
+  const auto count_of = [](unsigned& field) { return [&field](const std::string& v) { field = parse_count(v); }; };
+  p.value("--csv", "FILE", "also write the rows to FILE", [&opt](const std::string& v) { opt.csv_path = v; });
+  p.value("--bench", "LIST",
+          std::string("which benchmarks: ") + benchmark_names + ", or all\n(default: " + default_benchmarks +
+              (host_baselines_by_default ? "" : "; interk only in gio-bench") + ")",
+          [&opt](const std::string& v) {
+            opt.benchmarks = parse_list<std::string>(v == "all" ? benchmark_names : v, [](const std::string& s) { return s; });
+            const std::vector<std::string> known = split_list(benchmark_names);
+            for (const auto& b : opt.benchmarks) {
+              bool found = false;
+              for (const auto& k : known) found = found || k == b;
+              if (!found) throw usage_error("unknown benchmark '" + b + "' (" + benchmark_names + ")");
+            }
+          });
+  p.value("--scopes", "LIST", "scopes of pingpong_put, pingpong_put_signal, barrier_all and sync_all:\nthread,wave,wg (default: all)",
+          [&opt](const std::string& v) { opt.scopes = parse_list<scope>(v, parse_scope); });
+  p.value("--min-size", "SIZE", "smallest pingpong_put / inter-k message (default 8)", size_of(opt.min_size));
+  p.value("--max-size", "SIZE", "largest, sizes double in between (default 4M)", size_of(opt.max_size));
+  p.value("--wg-threads", "N", "threads per workgroup at wg scope (default 1024)", count_of(opt.wg_threads));
+  p.value("--multi-wgs", "LIST", "workgroup counts of pingpong_multi_wg (default 1,2,4,8,16,32,64,128)",
+          [&opt](const std::string& v) { opt.multi_workgroups = parse_list<unsigned>(v, parse_count); });
+  p.value("--multi-sizes", "LIST", "message sizes of pingpong_multi_wg (default 8,4K,64K)",
+          [&opt](const std::string& v) { opt.multi_sizes = parse_list<std::size_t>(v, parse_size); });
+  p.value("--bw-bytes", "SIZE", "bytes per bandwidth iteration, split over the workgroups (default 64M)",
+          size_of(opt.bw_bytes));
+  p.value("--bw-shapes", "LIST",
+          "launch shapes BxT; B may be Nsm = N x the GPU's multiprocessors\n"
+          "(default smx1024,smx512,smx256,2smx512,4smx256,32x1024)",
+          [&opt](const std::string& v) { opt.bw_shapes = parse_list<launch_shape>(v, parse_shape); });
+  p.value("--bw-iters", "N", "puts per workgroup per timed launch (default 30)", count_of(opt.bw_iterations));
+  p.value("--signal-max-size", "SIZE", "largest pingpong_put_signal message (default 1M)", size_of(opt.signal_max_size));
+  p.value("--coll-max-size", "SIZE", "largest collective size, from max(8, --min-size) (default 1M)",
+          size_of(opt.coll_max_size));
+  p.value("--amo-shapes", "LIST", "launch shapes BxT of amo_rate (default smx1024,smx256,1x1024,1x32)",
+          [&opt](const std::string& v) { opt.amo_shapes = parse_list<launch_shape>(v, parse_shape); });
+  p.value("--amo-ops", "N", "remote adds per thread per amo_rate launch (default 16)", count_of(opt.amo_ops));
+  p.value("--reps", "N", "repetitions per row, the median is reported (default 7)", count_of(opt.repetitions));
+  p.value("--target-ms", "X", "timed length of one latency repetition; sets its iteration count (default 10)",
+          [&opt](const std::string& v) {
+            opt.target_ms = std::strtod(v.c_str(), nullptr);
+            if (!(opt.target_ms > 0)) throw usage_error("--target-ms needs a positive number");
+          });
+  p.value("--max-iters", "N", "cap on that iteration count (default 20000)", count_of(opt.max_iterations));
+  p.value("--heap", "SIZE", "symmetric heap per PE, unless the library's variable is set (default 1G)",
+          size_of(opt.heap_bytes));
+  p.epilogue("Exit status: 0 done, 2 bad usage, 77 skipped (this library cannot run this PE layout),\n"
+             "1 error (a failed call or a data check; the message names the PE).");
+  return p;
+}
+
+// Throws usage_error for an unknown option, a bad value or values that do not fit together.
+inline options parse_options(int argc, char** argv, const char* system, bool host_baselines_by_default) {
   options opt;
   opt.benchmarks = split_list(default_benchmarks);
   if (!host_baselines_by_default) opt.benchmarks.pop_back();  // "interk" is last
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    std::string value;
-    const std::size_t eq = arg.find('=');
-    if (eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    }
-    if (arg == "--help" || arg == "-h") {
-      opt.help = true;
-      continue;
-    }
-    if (eq == std::string::npos) {
-      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      value = argv[++i];
-    }
-    if (arg == "--csv") opt.csv_path = value;
-    else if (arg == "--bench") {
-      opt.benchmarks = parse_list<std::string>(value == "all" ? benchmark_names : value, [](const std::string& s) { return s; });
-      const std::vector<std::string> known = split_list(benchmark_names);
-      for (const auto& b : opt.benchmarks) {
-        bool found = false;
-        for (const auto& k : known) found = found || k == b;
-        if (!found) throw usage_error("unknown benchmark '" + b + "' (" + benchmark_names + ")");
-      }
-    } else if (arg == "--scopes") opt.scopes = parse_list<scope>(value, parse_scope);
-    else if (arg == "--min-size") opt.min_size = parse_size(value);
-    else if (arg == "--max-size") opt.max_size = parse_size(value);
-    else if (arg == "--wg-threads") opt.wg_threads = parse_count(value);
-    else if (arg == "--multi-wgs") opt.multi_workgroups = parse_list<unsigned>(value, parse_count);
-    else if (arg == "--multi-sizes") opt.multi_sizes = parse_list<std::size_t>(value, parse_size);
-    else if (arg == "--bw-bytes") opt.bw_bytes = parse_size(value);
-    else if (arg == "--bw-shapes") opt.bw_shapes = parse_list<launch_shape>(value, parse_shape);
-    else if (arg == "--bw-iters") opt.bw_iterations = parse_count(value);
-    else if (arg == "--signal-max-size") opt.signal_max_size = parse_size(value);
-    else if (arg == "--coll-max-size") opt.coll_max_size = parse_size(value);
-    else if (arg == "--amo-shapes") opt.amo_shapes = parse_list<launch_shape>(value, parse_shape);
-    else if (arg == "--amo-ops") opt.amo_ops = parse_count(value);
-    else if (arg == "--reps") opt.repetitions = parse_count(value);
-    else if (arg == "--target-ms") {
-      opt.target_ms = std::strtod(value.c_str(), nullptr);
-      if (!(opt.target_ms > 0)) throw usage_error("--target-ms needs a positive number");
-    } else if (arg == "--max-iters") opt.max_iterations = parse_count(value);
-    else if (arg == "--heap") opt.heap_bytes = parse_size(value);
-    else throw usage_error("unknown option '" + arg + "'");
+  if (!make_parser(opt, argv[0], system, host_baselines_by_default).parse(argc, argv)) {
+    opt.help = true;
+    return opt;
   }
   if (opt.min_size == 0 || opt.min_size > opt.max_size) throw usage_error("need 0 < --min-size <= --max-size");
   if (opt.wants("signal") && opt.min_size > opt.signal_max_size) throw usage_error("need --min-size <= --signal-max-size");
@@ -189,74 +241,8 @@ inline options parse_options(int argc, char** argv, bool host_baselines_by_defau
 }
 
 inline void print_help(const char* program, const char* system, bool host_baselines_by_default) {
-  std::printf(
-      "%s: GPU-initiated communication benchmarks for %s (run under mpirun, 2 or more PEs;\n"
-      "PE 0 and PE 1 take part, one GPU each or sharing one).\n"
-      "\n"
-      "Prints one CSV row per measurement: system,benchmark,scope,size_bytes,workgroups,threads,value,unit\n"
-      "  init_time, gpu_memory    host wall time of the library's init (ms, max over PEs) and the\n"
-      "                           device memory it took (MiB, free-memory delta; device-wide, so PEs\n"
-      "                           sharing a GPU see each other); size_bytes = symmetric heap size\n"
-      "  pingpong_p               one thread: shmem_p(flag) to the peer, which waits and answers\n"
-      "  pingpong_put             put at thread/wave/wg scope, then fence + p(flag); the peer waits\n"
-      "                           and replies the same way. value = one-way latency (us)\n"
-      "  pingpong_multi_wg        N workgroups of one wave each ping-pong at once on their own flags\n"
-      "                           (GIO paper Fig. 5b); value = mean one-way latency per workgroup\n"
-      "  put_bw_uni, put_bw_bi    B workgroups x T threads each put_nbi_wg a slice, then quiet;\n"
-      "                           GB/s (1e9 B/s), bi = both directions together\n"
-      "  inter-k, inter-k-empty   (system column) host MPI between kernels: D2H into pinned memory,\n"
-      "                           MPI_Send/Recv, H2D; -empty adds an empty kernel launch + sync per step\n"
-      "Run only when named in --bench (or --bench all):\n"
-      "  pingpong_put_signal      (signal) put-with-signal at thread/wave/wg scope, signal SET to a\n"
-      "                           sequence number; the peer waits with signal_wait_until(GE) and\n"
-      "                           replies the same way; one-way us, 8 B .. --signal-max-size\n"
-      "  amo_fetch_add, amo_compare_swap, amo_fetch\n"
-      "                           (amo) one thread, uint64 AMOs on the peer, each call's arguments\n"
-      "                           depending on the previous result; us per call\n"
-      "  amo_rate_fetch_add, amo_rate_add         (amo_rate) every thread of a BxT grid issues\n"
-      "  amo_rate_fetch_add_spread, amo_rate_add_spread   --amo-ops remote adds of 1 to one shared\n"
-      "                           counter, or (_spread) to its own counter (128 B apart); the add\n"
-      "                           forms are completed by quiet; Mops/s; final counters are checked\n"
-      "  barrier_all, sync_all    (barrier) one workgroup per PE, every PE; the thread/wave/wg form\n"
-      "                           in a loop; us per call\n"
-      "  reduce_int64_sum, reduce_double_sum, broadcast, fcollect, alltoall\n"
-      "                           (coll) world-team collectives at wg scope, one workgroup per PE,\n"
-      "                           every PE; us per call; size = the reduced/broadcast array, or the\n"
-      "                           block per PE (fcollect, alltoall); broadcast root is PE 0;\n"
-      "                           results are checked against closed forms once per size\n"
-      "Latencies are device-timed (global timer) over many iterations after warm-up; each row is the\n"
-      "median of --reps repetitions. Received data is checked after every configuration.\n"
-      "\n"
-      "Options (sizes take K/M/G suffixes; lists are comma separated):\n"
-      "  --csv FILE          also write the rows to FILE\n"
-      "  --bench LIST        which benchmarks: %s, or all\n"
-      "                      (default: %s%s)\n"
-      "  --scopes LIST       scopes of pingpong_put, pingpong_put_signal, barrier_all and sync_all:\n"
-      "                      thread,wave,wg (default: all)\n"
-      "  --min-size SIZE     smallest pingpong_put / inter-k message (default 8)\n"
-      "  --max-size SIZE     largest, sizes double in between (default 4M)\n"
-      "  --wg-threads N      threads per workgroup at wg scope (default 1024)\n"
-      "  --multi-wgs LIST    workgroup counts of pingpong_multi_wg (default 1,2,4,8,16,32,64,128)\n"
-      "  --multi-sizes LIST  message sizes of pingpong_multi_wg (default 8,4K,64K)\n"
-      "  --bw-bytes SIZE     bytes per bandwidth iteration, split over the workgroups (default 64M)\n"
-      "  --bw-shapes LIST    launch shapes BxT; B may be Nsm = N x the GPU's multiprocessors\n"
-      "                      (default smx1024,smx512,smx256,2smx512,4smx256,32x1024)\n"
-      "  --bw-iters N        puts per workgroup per timed launch (default 30)\n"
-      "  --signal-max-size SIZE  largest pingpong_put_signal message (default 1M)\n"
-      "  --coll-max-size SIZE    largest collective size, from max(8, --min-size) (default 1M)\n"
-      "  --amo-shapes LIST   launch shapes BxT of amo_rate (default smx1024,smx256,1x1024,1x32)\n"
-      "  --amo-ops N         remote adds per thread per amo_rate launch (default 16)\n"
-      "  --reps N            repetitions per row, the median is reported (default 7)\n"
-      "  --target-ms X       timed length of one latency repetition; sets its iteration count\n"
-      "                      (default 10)\n"
-      "  --max-iters N       cap on that iteration count (default 20000)\n"
-      "  --heap SIZE         symmetric heap per PE, unless the library's variable is set (default 1G)\n"
-      "  --help              this text\n"
-      "\n"
-      "Exit status: 0 done, 2 bad usage, 77 skipped (this library cannot run this PE layout),\n"
-      "1 error (a failed call or a data check; the message names the PE).\n",
-      program, system, benchmark_names, default_benchmarks,
-      host_baselines_by_default ? "" : "; interk only in gio-bench");
+  options scratch;
+  std::fputs(make_parser(scratch, program, system, host_baselines_by_default).help().c_str(), stdout);
 }
 
 }  // namespace bench

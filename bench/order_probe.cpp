@@ -27,7 +27,7 @@
 #include "gio/device.hpp"
 #include "gio/host.hpp"
 #include "kernels.hpp"
-#include "shim_gio.hpp"
+#include "support/shim_gio.hpp"
 
 namespace {
 
@@ -291,7 +291,7 @@ int main(int argc, char** argv) {
     cudaMalloc(&last, sizeof *last);
     const bench::amo_latency_args x{data + 48, 1 - me, last};
     std::printf("amo %-55s %.1f ns\n", "gio-bench's amo_latency_kernel (fetch_add)", median_ns_per_step([&] {
-                  bench::amo_latency_kernel<bench::gio_shim, bench::amo_kind::fetch_add><<<1, 1>>>(h, x, bench::loop_args{200, steps, slot});
+                  bench::amo_latency_kernel<support::gio_shim, bench::amo_kind::fetch_add><<<1, 1>>>(h, x, bench::loop_args{200, steps, slot});
                   cudaDeviceSynchronize();
                   bench::timing_slot t;
                   cudaMemcpy(&t, slot, sizeof t, cudaMemcpyDeviceToHost);

@@ -1,9 +1,9 @@
-#include "common/csv.hpp"
+#include "support/csv.hpp"
 
 #include <fstream>
 #include <stdexcept>
 
-namespace apps {
+namespace support {
 
 namespace {
 
@@ -88,4 +88,4 @@ void csv_appender::row(const std::vector<std::string>& values) {
   std::fflush(file_);
 }
 
-}  // namespace apps
+}  // namespace support

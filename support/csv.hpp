@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace apps {
+namespace support {
 
 class csv_appender {
  public:
@@ -40,4 +40,4 @@ csv_table read_csv(const std::string& path);
 // One line of fields, quoted where needed, without the newline.
 std::string csv_line(const std::vector<std::string>& fields);
 
-}  // namespace apps
+}  // namespace support

@@ -1,9 +1,9 @@
-#include "common/failure.hpp"
+#include "support/failure.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 
-namespace apps {
+namespace support {
 
 namespace {
 std::string& name_storage() {
@@ -73,4 +73,4 @@ int run_mpi_main(int argc, char** argv, int thread_level, const std::function<in
   return status;
 }
 
-}  // namespace apps
+}  // namespace support

@@ -20,7 +20,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace apps {
+namespace support {
 
 inline constexpr int exit_failure = 1;  // a run-time failure: a failed check, a GPU or library error
 inline constexpr int exit_usage = 2;    // bad options or input the job cannot run with
@@ -54,4 +54,4 @@ template <class Body> void or_abort(MPI_Comm comm, Body&& body) {
 
 int run_mpi_main(int argc, char** argv, int thread_level, const std::function<int(MPI_Comm)>& body);
 
-}  // namespace apps
+}  // namespace support

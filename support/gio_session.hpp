@@ -1,7 +1,7 @@
 // gio for the duration of an app's run(): shmem_init on every PE, agreed on (a PE that fails
 // makes every PE fail with its cause), and shmem_finalize when the session ends, also when a
 // failure every PE agreed on unwinds run() (a PE that aborts the job never gets there).
-// Header-only: the GPU programs that use it link libgio; apps/common itself does not.
+// Header-only: the GPU programs that use it link libgio; gio_support itself does not.
 #pragma once
 #include <mpi.h>
 
@@ -9,10 +9,10 @@
 #include <exception>
 #include <string>
 
-#include "common/failure.hpp"
+#include "support/failure.hpp"
 #include "gio/host.hpp"
 
-namespace apps {
+namespace support {
 
 class gio_session {
  public:
@@ -36,4 +36,4 @@ class gio_session {
   gio_session& operator=(const gio_session&) = delete;
 };
 
-}  // namespace apps
+}  // namespace support

@@ -1,6 +1,6 @@
-// The few GPU runtime calls the benchmark host code makes, for whichever vendor compiles it.
-// The only vendor switch in bench/: everything else calls bench::gpu::*. Every call checks its
-// status and throws bench::gpu::error naming the call, so main() can report it and abort all PEs.
+// The few GPU runtime calls the programs' host code makes (bench/, apps/), for whichever vendor
+// compiles it: their only vendor switch, everything else calls support::gpu::*. Every call checks
+// its status and throws support::gpu::error naming the call, so main() can report it and end every PE.
 #pragma once
 #include <sys/stat.h>
 
@@ -11,36 +11,36 @@
 
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>
-#define BENCH_GPU_API(name) cuda##name
+#define SUPPORT_GPU_API(name) cuda##name
 #elif defined(__HIPCC__)
 #include <hip/hip_runtime.h>
-#define BENCH_GPU_API(name) hip##name
+#define SUPPORT_GPU_API(name) hip##name
 #else
-#error "bench/gpu_runtime.hpp must be compiled by nvcc (CUDA) or hipcc (HIP)"
+#error "support/gpu_runtime.hpp must be compiled by nvcc (CUDA) or hipcc (HIP)"
 #endif
 
-namespace bench::gpu {
+namespace support::gpu {
 
 struct error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-using status_t = BENCH_GPU_API(Error_t);
+using status_t = SUPPORT_GPU_API(Error_t);
 
 inline void check(status_t status, const char* call) {
-  if (status != BENCH_GPU_API(Success))
-    throw error(std::string(call) + " failed: " + BENCH_GPU_API(GetErrorString)(status));
+  if (status != SUPPORT_GPU_API(Success))
+    throw error(std::string(call) + " failed: " + SUPPORT_GPU_API(GetErrorString)(status));
 }
 
 inline int device_count() {
   int count = 0;
-  check(BENCH_GPU_API(GetDeviceCount)(&count), "GetDeviceCount");
+  check(SUPPORT_GPU_API(GetDeviceCount)(&count), "GetDeviceCount");
   return count;
 }
-inline void set_device(int device) { check(BENCH_GPU_API(SetDevice)(device), "SetDevice"); }
+inline void set_device(int device) { check(SUPPORT_GPU_API(SetDevice)(device), "SetDevice"); }
 inline int current_device() {
   int device = -1;
-  check(BENCH_GPU_API(GetDevice)(&device), "GetDevice");
+  check(SUPPORT_GPU_API(GetDevice)(&device), "GetDevice");
   return device;
 }
 // Creates the device's context now, so that later measurements do not include it.
@@ -53,11 +53,11 @@ inline bool mps_daemon_running() {
   return ::stat(pipe.c_str(), &info) == 0;
 }
 
-inline void create_context() { check(BENCH_GPU_API(Free)(nullptr), "Free(nullptr)"); }
+inline void create_context() { check(SUPPORT_GPU_API(Free)(nullptr), "Free(nullptr)"); }
 
 inline std::size_t free_memory() {
   std::size_t free_bytes = 0, total_bytes = 0;
-  check(BENCH_GPU_API(MemGetInfo)(&free_bytes, &total_bytes), "MemGetInfo");
+  check(SUPPORT_GPU_API(MemGetInfo)(&free_bytes, &total_bytes), "MemGetInfo");
   return free_bytes;
 }
 
@@ -73,10 +73,10 @@ inline int multiprocessor_count() {
 
 inline void* malloc_device(std::size_t bytes) {
   void* ptr = nullptr;
-  check(BENCH_GPU_API(Malloc)(&ptr, bytes), "Malloc");
+  check(SUPPORT_GPU_API(Malloc)(&ptr, bytes), "Malloc");
   return ptr;
 }
-inline void free_device(void* ptr) { check(BENCH_GPU_API(Free)(ptr), "Free"); }
+inline void free_device(void* ptr) { check(SUPPORT_GPU_API(Free)(ptr), "Free"); }
 
 // Page-locked host memory: the staging buffers of the Inter-K baselines (MPI is not GPU-aware).
 inline void* malloc_pinned(std::size_t bytes) {
@@ -121,63 +121,63 @@ using device_memory = owned_memory<malloc_device, free_device>;
 using pinned_memory = owned_memory<malloc_pinned, free_pinned>;
 
 inline void copy_to_host(void* dst, const void* src, std::size_t bytes) {
-  check(BENCH_GPU_API(Memcpy)(dst, src, bytes, BENCH_GPU_API(MemcpyDeviceToHost)), "Memcpy D2H");
+  check(SUPPORT_GPU_API(Memcpy)(dst, src, bytes, SUPPORT_GPU_API(MemcpyDeviceToHost)), "Memcpy D2H");
 }
 inline void copy_to_device(void* dst, const void* src, std::size_t bytes) {
-  check(BENCH_GPU_API(Memcpy)(dst, src, bytes, BENCH_GPU_API(MemcpyHostToDevice)), "Memcpy H2D");
+  check(SUPPORT_GPU_API(Memcpy)(dst, src, bytes, SUPPORT_GPU_API(MemcpyHostToDevice)), "Memcpy H2D");
 }
 inline void fill(void* dst, int byte, std::size_t bytes) {
-  check(BENCH_GPU_API(Memset)(dst, byte, bytes), "Memset");
+  check(SUPPORT_GPU_API(Memset)(dst, byte, bytes), "Memset");
 }
-inline void synchronize() { check(BENCH_GPU_API(DeviceSynchronize)(), "DeviceSynchronize"); }
+inline void synchronize() { check(SUPPORT_GPU_API(DeviceSynchronize)(), "DeviceSynchronize"); }
 // After a kernel launch: reports a bad launch configuration at once (a fault shows at sync).
-inline void check_launch(const char* kernel) { check(BENCH_GPU_API(GetLastError)(), kernel); }
+inline void check_launch(const char* kernel) { check(SUPPORT_GPU_API(GetLastError)(), kernel); }
 
 // GPU-side timing on the default stream: record_event before and after the work, then
 // elapsed_ms (which waits for `stop`).
-using event_t = BENCH_GPU_API(Event_t);
+using event_t = SUPPORT_GPU_API(Event_t);
 inline event_t create_event() {
   event_t event{};
-  check(BENCH_GPU_API(EventCreate)(&event), "EventCreate");
+  check(SUPPORT_GPU_API(EventCreate)(&event), "EventCreate");
   return event;
 }
-inline void destroy_event(event_t event) { check(BENCH_GPU_API(EventDestroy)(event), "EventDestroy"); }
-inline void record_event(event_t event) { check(BENCH_GPU_API(EventRecord)(event, nullptr), "EventRecord"); }
+inline void destroy_event(event_t event) { check(SUPPORT_GPU_API(EventDestroy)(event), "EventDestroy"); }
+inline void record_event(event_t event) { check(SUPPORT_GPU_API(EventRecord)(event, nullptr), "EventRecord"); }
 inline float elapsed_ms(event_t start, event_t stop) {
-  check(BENCH_GPU_API(EventSynchronize)(stop), "EventSynchronize");
+  check(SUPPORT_GPU_API(EventSynchronize)(stop), "EventSynchronize");
   float ms = 0;
-  check(BENCH_GPU_API(EventElapsedTime)(&ms, start, stop), "EventElapsedTime");
+  check(SUPPORT_GPU_API(EventElapsedTime)(&ms, start, stop), "EventElapsedTime");
   return ms;
 }
 
 // Streams, for work in order on one stream and overlapped across two (the Inter-K baselines).
 // A high-priority stream's kernels start before queued kernels of other streams.
-using stream_t = BENCH_GPU_API(Stream_t);
+using stream_t = SUPPORT_GPU_API(Stream_t);
 inline stream_t create_stream(bool high_priority = false) {
   int least = 0, greatest = 0;
-  check(BENCH_GPU_API(DeviceGetStreamPriorityRange)(&least, &greatest), "DeviceGetStreamPriorityRange");
+  check(SUPPORT_GPU_API(DeviceGetStreamPriorityRange)(&least, &greatest), "DeviceGetStreamPriorityRange");
   stream_t stream{};
-  check(BENCH_GPU_API(StreamCreateWithPriority)(&stream, BENCH_GPU_API(StreamNonBlocking), high_priority ? greatest : least),
+  check(SUPPORT_GPU_API(StreamCreateWithPriority)(&stream, SUPPORT_GPU_API(StreamNonBlocking), high_priority ? greatest : least),
         "StreamCreateWithPriority");
   return stream;
 }
-inline void destroy_stream(stream_t stream) { check(BENCH_GPU_API(StreamDestroy)(stream), "StreamDestroy"); }
-inline void synchronize(stream_t stream) { check(BENCH_GPU_API(StreamSynchronize)(stream), "StreamSynchronize"); }
+inline void destroy_stream(stream_t stream) { check(SUPPORT_GPU_API(StreamDestroy)(stream), "StreamDestroy"); }
+inline void synchronize(stream_t stream) { check(SUPPORT_GPU_API(StreamSynchronize)(stream), "StreamSynchronize"); }
 // Whether everything enqueued on `stream` (nullptr: the default stream) has finished, without
 // waiting; an error of that work throws.
 inline bool idle(stream_t stream) {
-  const status_t status = BENCH_GPU_API(StreamQuery)(stream);
-  if (status == BENCH_GPU_API(ErrorNotReady)) return false;
+  const status_t status = SUPPORT_GPU_API(StreamQuery)(stream);
+  if (status == SUPPORT_GPU_API(ErrorNotReady)) return false;
   check(status, "StreamQuery");
   return true;
 }
 inline void copy_to_host_async(void* dst, const void* src, std::size_t bytes, stream_t stream) {
-  check(BENCH_GPU_API(MemcpyAsync)(dst, src, bytes, BENCH_GPU_API(MemcpyDeviceToHost), stream), "MemcpyAsync D2H");
+  check(SUPPORT_GPU_API(MemcpyAsync)(dst, src, bytes, SUPPORT_GPU_API(MemcpyDeviceToHost), stream), "MemcpyAsync D2H");
 }
 inline void copy_to_device_async(void* dst, const void* src, std::size_t bytes, stream_t stream) {
-  check(BENCH_GPU_API(MemcpyAsync)(dst, src, bytes, BENCH_GPU_API(MemcpyHostToDevice), stream), "MemcpyAsync H2D");
+  check(SUPPORT_GPU_API(MemcpyAsync)(dst, src, bytes, SUPPORT_GPU_API(MemcpyHostToDevice), stream), "MemcpyAsync H2D");
 }
 
-}  // namespace bench::gpu
+}  // namespace support::gpu
 
-#undef BENCH_GPU_API
+#undef SUPPORT_GPU_API

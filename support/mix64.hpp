@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-namespace apps {
+namespace support {
 
 constexpr std::uint64_t mix64(std::uint64_t z) {
   z += 0x9e3779b97f4a7c15ull;
@@ -12,4 +12,4 @@ constexpr std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-}  // namespace apps
+}  // namespace support

@@ -1,4 +1,4 @@
-#include "common/options.hpp"
+#include "support/options.hpp"
 
 #include <cctype>
 #include <cerrno>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
-namespace apps {
+namespace support {
 
 option_parser::option_parser(std::string program, std::string summary)
     : program_(std::move(program)), summary_(std::move(summary)) {}
@@ -138,4 +138,4 @@ std::string parse_choice(const std::string& option, const std::string& text, std
   throw usage_error(option + ": '" + text + "' is not one of " + listed);
 }
 
-}  // namespace apps
+}  // namespace support

@@ -1,11 +1,11 @@
 // Command-line options for the apps (jacobi2d, spts). Each option is declared once, with its
 // value's placeholder and its help text, and that one declaration drives both the parsing and
-// the --help listing, so the two cannot drift apart. Bad input throws apps::usage_error with a
+// the --help listing, so the two cannot drift apart. Bad input throws support::usage_error with a
 // message naming the option and the value; the value parsers below do the same.
 //
-//   apps::option_parser p("jacobi2d", "2D Jacobi relaxation ...");
+//   support::option_parser p("jacobi2d", "2D Jacobi relaxation ...");
 //   p.value("--iterations", "N", "iterations to run (default 1000)",
-//           [&](const std::string& v) { opt.iterations = apps::parse_positive("--iterations", v); });
+//           [&](const std::string& v) { opt.iterations = support::parse_positive("--iterations", v); });
 //   p.flag("--check", "compare with the CPU reference", [&] { opt.check = true; });
 //   if (!p.parse(argc, argv)) std::fputs(p.help().c_str(), stdout);   // --help was given
 #pragma once
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace apps {
+namespace support {
 
 struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -69,4 +69,4 @@ std::pair<std::int64_t, std::int64_t> parse_extent(const std::string& option, co
 // One of `choices`, returned as given.
 std::string parse_choice(const std::string& option, const std::string& text, std::initializer_list<const char*> choices);
 
-}  // namespace apps
+}  // namespace support

@@ -1,8 +1,8 @@
-#include "common/progress.hpp"
+#include "support/progress.hpp"
 
 #include <unistd.h>
 
-namespace apps {
+namespace support {
 
 progress_line::progress_line(std::string label, std::int64_t total, bool enabled, std::FILE* out,
                              double silent_seconds)
@@ -44,4 +44,4 @@ void progress_line::finish() {
   enabled_ = false;
 }
 
-}  // namespace apps
+}  // namespace support

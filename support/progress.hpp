@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-namespace apps {
+namespace support {
 
 class progress_line {
  public:
@@ -35,4 +35,4 @@ class progress_line {
   bool printed_ = false;
 };
 
-}  // namespace apps
+}  // namespace support

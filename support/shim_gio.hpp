@@ -12,9 +12,9 @@
 #include "gio/launch.hpp"
 #include "gio/ops.hpp"
 #include "gio/team.hpp"
-#include "shim_types.hpp"
+#include "support/shim_types.hpp"
 
-namespace bench {
+namespace support {
 
 struct gio_shim {
   // gio runs several PEs on one GPU (DESIGN.md decision 4); the Inter-K baselines run here.
@@ -138,4 +138,4 @@ struct gio_shim {
   }
 };
 
-}  // namespace bench
+}  // namespace support

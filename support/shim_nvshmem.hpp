@@ -12,9 +12,9 @@
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
-#include "shim_types.hpp"
+#include "support/shim_types.hpp"
 
-namespace bench {
+namespace support {
 
 struct nvshmem_shim {
   // Several PEs on one GPU need MPS with NVSHMEM: without it the harness skips that layout.
@@ -158,4 +158,4 @@ struct nvshmem_shim {
   }
 };
 
-}  // namespace bench
+}  // namespace support

@@ -2,7 +2,7 @@
 #pragma once
 #include <cstddef>
 
-namespace bench {
+namespace support {
 
 struct shim_traits {
   const char* system;              // the CSV's system column
@@ -27,4 +27,4 @@ template <class T> struct identity {
   using type = T;
 };
 
-}  // namespace bench
+}  // namespace support

@@ -3,11 +3,11 @@
 #pragma once
 #include <cstdint>
 
-#include "common/mix64.hpp"
+#include "support/mix64.hpp"
 
 namespace spts {
 
-using apps::mix64;
+using support::mix64;
 
 constexpr std::uint64_t hash3(std::uint64_t seed, std::uint64_t a, std::uint64_t b) {
   return mix64(mix64(mix64(seed) ^ a) ^ b);

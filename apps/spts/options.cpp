@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "common/options.hpp"
+#include "support/options.hpp"
 
 namespace spts {
 
@@ -19,33 +19,33 @@ std::vector<variant> parse_variant_list(const std::string& text) {
       const variant v = parse_variant(item);
       if (std::find(chosen.begin(), chosen.end(), v) == chosen.end()) chosen.push_back(v);
     } catch (const std::invalid_argument& e) {
-      throw apps::usage_error(std::string("--variant: ") + e.what());
+      throw support::usage_error(std::string("--variant: ") + e.what());
     }
   }
-  if (chosen.empty()) throw apps::usage_error("--variant needs at least one of gio, gda, ikn, single, vendor, cpu");
+  if (chosen.empty()) throw support::usage_error("--variant needs at least one of gio, gda, ikn, single, vendor, cpu");
   if (std::count_if(chosen.begin(), chosen.end(), is_distributed) > 1)
-    throw apps::usage_error("--variant: gio, gda and ikn choose gio's transport for the whole run: one of them per run");
+    throw support::usage_error("--variant: gio, gda and ikn choose gio's transport for the whole run: one of them per run");
   // Baselines first, so that each later variant's speedup over them can be printed.
   std::sort(chosen.begin(), chosen.end());
   return chosen;
 }
 
 std::int32_t positive_int(const char* option, const std::string& text, std::int64_t largest = 1'000'000'000) {
-  const std::int64_t value = apps::parse_positive(option, text);
+  const std::int64_t value = support::parse_positive(option, text);
   if (value > largest)
-    throw apps::usage_error(std::string(option) + " " + text + " is too large (at most " + std::to_string(largest) +
+    throw support::usage_error(std::string(option) + " " + text + " is too large (at most " + std::to_string(largest) +
                             ")");
   return static_cast<std::int32_t>(value);
 }
 
 // Builds the parser; `o` receives the values (nullptr: only for the help text).
-apps::option_parser make_parser(options* o) {
+support::option_parser make_parser(options* o) {
   options scratch;
   options& opt = o ? *o : scratch;
   std::string classes;
   for (const auto& c : matrix_classes())
     classes += std::string("\n  ") + c.name + std::string(13 - std::string(c.name).size(), ' ') + c.model;
-  apps::option_parser p(
+  support::option_parser p(
       "spts",
       "Solves L x = b for a sparse lower-triangular L with the synchronisation-free algorithm (GIO paper\n"
       "§6.4): one GPU (single), distributed over the PEs with gio pushing solved values from inside\n"
@@ -70,11 +70,11 @@ apps::option_parser make_parser(options* o) {
             try {
               opt.generator = parse_generator_spec(v);
             } catch (const std::invalid_argument& e) {
-              throw apps::usage_error(std::string("--gen: ") + e.what());
+              throw support::usage_error(std::string("--gen: ") + e.what());
             }
           });
   p.value("--seed", "N", "seed of the generator and of pattern files' values (default 1)",
-          [&](const std::string& v) { opt.seed = static_cast<std::uint64_t>(apps::parse_non_negative("--seed", v)); });
+          [&](const std::string& v) { opt.seed = static_cast<std::uint64_t>(support::parse_non_negative("--seed", v)); });
   p.value("--variant", "LIST",
           "comma-separated variants to measure (default vendor,single,gio):\n"
           "gio     distributed over all PEs, block-cyclic rows, pushes from the kernel\n"
@@ -95,7 +95,7 @@ apps::option_parser make_parser(options* o) {
             try {
               opt.push = parse_push_mode(v);
             } catch (const std::invalid_argument& e) {
-              throw apps::usage_error(std::string("--push: ") + e.what());
+              throw support::usage_error(std::string("--push: ") + e.what());
             }
           });
   p.value("--block", "ROWS",
@@ -127,7 +127,7 @@ apps::option_parser make_parser(options* o) {
             else if (v == "indegree")
               opt.kernel = kernel_choice::indegree;
             else
-              throw apps::usage_error("--kernel: unknown kernel '" + v + "' (auto, rounds, slots or indegree)");
+              throw support::usage_error("--kernel: unknown kernel '" + v + "' (auto, rounds, slots or indegree)");
           });
   p.value("--rows-per-ticket", "N",
           "consecutive rows a wavefront takes at a time (at most 65536; default 32 with\n"
@@ -146,13 +146,13 @@ apps::option_parser make_parser(options* o) {
           "the first such round, doubling up to NS (default 256; 0: never sleeps); gio\n"
           "with the indegree kernel: the same between a poller's polls of its queue",
           [&](const std::string& v) {
-            opt.backoff_ns = static_cast<std::int32_t>(std::min<std::int64_t>(apps::parse_non_negative("--backoff", v), 1'000'000));
+            opt.backoff_ns = static_cast<std::int32_t>(std::min<std::int64_t>(support::parse_non_negative("--backoff", v), 1'000'000));
           });
   p.value("--lane-rows", "N",
           "indegree kernel: rows a lane solves per round, their loads in flight together\n"
           "(1, 2 or 4; default 2)",
           [&](const std::string& v) {
-            if (v != "1" && v != "2" && v != "4") throw apps::usage_error("--lane-rows: 1, 2 or 4 (got '" + v + "')");
+            if (v != "1" && v != "2" && v != "4") throw support::usage_error("--lane-rows: 1, 2 or 4 (got '" + v + "')");
             opt.lane_rows = std::stoi(v);
           });
   p.value("--stack-rows", "N",
@@ -161,9 +161,9 @@ apps::option_parser make_parser(options* o) {
               std::to_string(indegree_stack_rows) + ",\ndefault " + std::to_string(indegree_stack_rows) +
               "; 0 sends every such row through the queue)",
           [&](const std::string& v) {
-            const std::int64_t rows = apps::parse_non_negative("--stack-rows", v);
+            const std::int64_t rows = support::parse_non_negative("--stack-rows", v);
             if (rows > indegree_stack_rows)
-              throw apps::usage_error("--stack-rows: at most " + std::to_string(indegree_stack_rows) +
+              throw support::usage_error("--stack-rows: at most " + std::to_string(indegree_stack_rows) +
                                       " (the kernel's shared-memory stack)");
             opt.stack_rows = static_cast<std::int32_t>(rows);
           });
@@ -178,7 +178,7 @@ apps::option_parser make_parser(options* o) {
           "--kernel auto takes 1-row tickets, one per multiprocessor)",
           [&](const std::string& v) { opt.workgroups = positive_int("--workgroups", v); });
   p.value("--warmup", "N", "untimed solves before the timed ones (default 2)", [&](const std::string& v) {
-    opt.warmup = static_cast<int>(std::min<std::int64_t>(apps::parse_non_negative("--warmup", v), 1000));
+    opt.warmup = static_cast<int>(std::min<std::int64_t>(support::parse_non_negative("--warmup", v), 1000));
   });
   p.value("--repeats", "N", "timed solves per variant; the median is reported (default 10)",
           [&](const std::string& v) { opt.repeats = positive_int("--repeats", v); });
@@ -186,8 +186,8 @@ apps::option_parser make_parser(options* o) {
           "a wavefront that makes no progress this long stops the solve, which then\n"
           "fails naming the rows and the x it waited for (default 60)",
           [&](const std::string& v) {
-            opt.timeout_seconds = apps::parse_number("--timeout", v);
-            if (!(opt.timeout_seconds > 0)) throw apps::usage_error("--timeout must be positive");
+            opt.timeout_seconds = support::parse_number("--timeout", v);
+            if (!(opt.timeout_seconds > 0)) throw support::usage_error("--timeout must be positive");
           });
   p.value(
       "--gen-threads", "N", "threads generating the matrix on each PE (default: hardware threads / PEs per node)",
@@ -254,16 +254,16 @@ std::optional<options> parse_options(int argc, const char* const* argv) {
   options opt;
   if (!make_parser(&opt).parse(argc, argv)) return std::nullopt;
   if (opt.matrix_path.empty() == !opt.generator)
-    throw apps::usage_error("give either --matrix FILE or --gen CLASS[:SCALE]");
-  if (opt.lower_of_general && opt.matrix_path.empty()) throw apps::usage_error("--tril applies to --matrix only");
+    throw support::usage_error("give either --matrix FILE or --gen CLASS[:SCALE]");
+  if (opt.lower_of_general && opt.matrix_path.empty()) throw support::usage_error("--tril applies to --matrix only");
   if (opt.kernel == kernel_choice::indegree) {
     for (const variant v : opt.variants)
       if (v == variant::gda || v == variant::ikn)
-        throw apps::usage_error(std::string("--kernel indegree runs single and gio, not ") + name(v) +
+        throw support::usage_error(std::string("--kernel indegree runs single and gio, not ") + name(v) +
                                 " (its hand-overs of rows to other PEs are stores that must arrive without a "
                                 "quiet: NVLink/PCIe peers only)");
     if (opt.wants(variant::gio) && opt.push != push_mode::packed)
-      throw apps::usage_error(std::string("--kernel indegree pushes x as packed words, not with --push ") +
+      throw support::usage_error(std::string("--kernel indegree pushes x as packed words, not with --push ") +
                               name(opt.push) + ": leave --push at packed");
   }
   return opt;

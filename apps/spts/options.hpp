@@ -1,6 +1,6 @@
 // The spts command line: what a run solves (a Matrix Market file or a generated class), which
 // variants it measures and how. One declaration per option drives parsing and --help
-// (apps/common/options.hpp).
+// (support/options.hpp).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -55,7 +55,7 @@ struct options {
 };
 
 // Parses argv. Returns std::nullopt when --help was given (the caller prints spts_help()).
-// Throws apps::usage_error naming the option and the problem.
+// Throws support::usage_error naming the option and the problem.
 std::optional<options> parse_options(int argc, const char* const* argv);
 
 // What plan_kernel needs of the matrix (PE 0's matrix_stats, the same on every PE).

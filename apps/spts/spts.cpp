@@ -17,15 +17,15 @@
 #include <thread>
 #include <vector>
 
-#include "common/csv.hpp"
-#include "common/failure.hpp"
-#include "common/gio_session.hpp"
-#include "common/options.hpp"
-#include "common/progress.hpp"
+#include "support/csv.hpp"
+#include "support/failure.hpp"
+#include "support/gio_session.hpp"
+#include "support/options.hpp"
+#include "support/progress.hpp"
 #include "generators.hpp"
 #include "gio/host.hpp"
 #include "gio/launch.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 #include "indegree_kernel.hpp"
 #include "matrix.hpp"
 #include "matrix_market.hpp"
@@ -37,7 +37,7 @@
 namespace spts {
 namespace {
 
-namespace runtime = bench::gpu;
+namespace runtime = support::gpu;
 using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point start) {
@@ -63,7 +63,7 @@ std::string gib(double bytes) { return format("%.2f GiB", bytes / (1024.0 * 1024
 
 // ---- GPU memory ------------------------------------------------------------------------------
 
-// Typed device memory of `count` elements, on bench/gpu_runtime.hpp's owner.
+// Typed device memory of `count` elements, on support/gpu_runtime.hpp's owner.
 template <class T>
 class device_array {
  public:
@@ -86,7 +86,7 @@ class device_array {
 };
 
 // Symmetric words (every PE allocates the same); freed collectively, so it is made outside
-// apps::or_abort (a PE that aborts never frees it alone).
+// support::or_abort (a PE that aborts never frees it alone).
 class symmetric_words {
  public:
   symmetric_words() = default;
@@ -214,7 +214,7 @@ void judge(const job& j, const check_result& mine, const double* x, measurement&
                std::to_string(mine.worst_row) + ": x = " + format("%.17g", x[mine.worst_row]) + ", serial solve " +
                format("%.17g", j.prob.reference[mine.worst_row]);
   }
-  apps::agree(j.comm, cause);
+  support::agree(j.comm, cause);
 }
 
 // Fails every PE (exit status 2) when `bytes` of GPU memory are not free on this PE's GPU (`here`:
@@ -229,7 +229,7 @@ void require_gpu_memory(const job& j, bool here, double bytes, const std::string
               std::to_string(runtime::current_device()) + ": the problem is too large for this GPU" +
               (j.pes_on_my_gpu > 1 ? " (shared by " + std::to_string(j.pes_on_my_gpu) + " PEs)" : "");
   }
-  apps::agree(j.comm, cause, apps::exit_usage);
+  support::agree(j.comm, cause, support::exit_usage);
 }
 
 // ---- the sync-free kernel (single and gio) ----------------------------------------------------
@@ -493,7 +493,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       cause = e.what();
     }
   }
-  apps::agree(j.comm, cause, apps::exit_usage);
+  support::agree(j.comm, cause, support::exit_usage);
   const double x_bytes = 8.0 * part.n() * (has_ready_flags<Mode> ? 2 : 1);
   const bool symmetric_counts = distributed && opt.kernel == kernel_choice::indegree;
   const std::size_t counts_words = symmetric_counts ? syncfree_solver<Mode>::indegree_counts_words(part) : 0;
@@ -503,7 +503,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
             (symmetric_counts ? ", the indegree kernel's counts and queue " + gib(4.0 * counts_words) : "") +
             " of symmetric heap, but GIO_SYMMETRIC_SIZE is " + gib(static_cast<double>(j.heap_bytes)) +
             ": set GIO_SYMMETRIC_SIZE to at least " + gib(symmetric_bytes + 64.0 * 1024 * 1024);
-  apps::agree(j.comm, cause, apps::exit_usage);
+  support::agree(j.comm, cause, support::exit_usage);
   const double bytes =
       here ? share_bytes(*share, distributed, opt.kernel == kernel_choice::indegree) + (distributed ? 0.0 : x_bytes) : 0.0;
   require_gpu_memory(j, here, bytes, std::string("the ") + name(which) + " solve");
@@ -516,13 +516,13 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
     if constexpr (has_ready_flags<Mode>) sym_ready.emplace(part.n());
     if (symmetric_counts) sym_counts.emplace((counts_words + 1) / 2);
     if (!sym_x->get() || (sym_ready && !sym_ready->get()) || (sym_counts && !sym_counts->get()))
-      apps::agree(j.comm,
+      support::agree(j.comm,
                   "the symmetric heap has no room for x and the solve's words (" + gib(symmetric_bytes) +
                       "): raise GIO_SYMMETRIC_SIZE",
-                  apps::exit_usage);
+                  support::exit_usage);
   }
 
-  apps::or_abort(j.comm, [&] {
+  support::or_abort(j.comm, [&] {
     std::optional<device_array<std::uint64_t>> plain_x;
     std::unique_ptr<syncfree_solver<Mode>> solver;
     if (here) {
@@ -545,7 +545,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
     m.pushes = totals[0], m.remote_entries = totals[1];
 
     const int runs = opt.warmup + opt.repeats;
-    apps::progress_line progress(std::string("spts: ") + name(which) + " solves", runs, j.pe == 0 && !opt.quiet);
+    support::progress_line progress(std::string("spts: ") + name(which) + " solves", runs, j.pe == 0 && !opt.quiet);
     for (int r = 0; r < runs; ++r) {
       double ms = 0;
       std::string stall;
@@ -559,7 +559,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
           for (std::int32_t local = 0; local < share->rows(); ++local)
             check_row(mine, j.prob, x.data(), part.global_row(my_part, local));
       }
-      apps::agree(j.comm, stall.empty() ? "" : std::string(name(which)) + ": " + stall);
+      support::agree(j.comm, stall.empty() ? "" : std::string(name(which)) + ": " + stall);
       judge(j, mine, x.data(), m);
       MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, j.comm);
       if (r >= opt.warmup) m.ms.push_back(ms);
@@ -597,12 +597,12 @@ measurement measure_vendor(const job& j) {
   std::string cause;
   if (L.nnz() > std::numeric_limits<std::int32_t>::max())
     cause = "vendor: nnz(L) = " + grouped(L.nnz()) + " does not fit the 32-bit indices the vendor solve is given";
-  apps::agree(j.comm, cause, apps::exit_usage);
+  support::agree(j.comm, cause, support::exit_usage);
   const double n = L.n, nnz = static_cast<double>(L.nnz());
   // CSR with the diagonal, b and x; the library's analysis keeps about as much again.
   require_gpu_memory(j, here, 2 * (4 * (n + 1) + 12 * nnz + 16 * n), "the vendor solve");
 
-  apps::or_abort(j.comm, [&] {
+  support::or_abort(j.comm, [&] {
     std::optional<device_array<std::int32_t>> row_ptr, col;
     std::optional<device_array<double>> val, b;
     std::optional<device_array<std::uint64_t>> x;
@@ -629,10 +629,10 @@ measurement measure_vendor(const job& j) {
         failure = e.what();
       }
     }
-    apps::agree(j.comm, failure);
+    support::agree(j.comm, failure);
 
     const int runs = j.opt.warmup + j.opt.repeats;
-    apps::progress_line progress("spts: vendor solves", runs, here && !j.opt.quiet);
+    support::progress_line progress("spts: vendor solves", runs, here && !j.opt.quiet);
     std::optional<gpu_event> start, stop;
     if (here) start.emplace(), stop.emplace();
     for (int r = 0; r < runs; ++r) {
@@ -661,7 +661,7 @@ measurement measure_vendor(const job& j) {
 measurement measure_cpu(const job& j) {
   measurement m(variant::cpu, push_mode::none, 1, 0);
   const int runs = j.opt.warmup + j.opt.repeats;
-  apps::progress_line progress("spts: cpu solves", runs, j.pe == 0 && !j.opt.quiet);
+  support::progress_line progress("spts: cpu solves", runs, j.pe == 0 && !j.opt.quiet);
   for (int r = 0; r < runs; ++r) {
     double ms = 0;
     check_result mine;
@@ -719,7 +719,7 @@ const std::vector<std::string> csv_columns{"matrix",      "rows",
                                            "path_crossings"};
 
 void report(const job& j, const matrix_stats& stats, const measurement& m, const std::vector<measurement>& earlier,
-            apps::csv_appender* csv) {
+            support::csv_appender* csv) {
   if (j.pe != 0) return;
   const double median = m.median();
   const double gflops = 2.0 * static_cast<double>(stats.nnz) / (median * 1e-3) / 1e9;
@@ -786,17 +786,17 @@ int run(int argc, char** argv, MPI_Comm comm) {
       if (pe == 0) std::fputs(spts_help().c_str(), stdout);
       return 0;
     }
-  } catch (const apps::usage_error& e) {
+  } catch (const support::usage_error& e) {
     cause = std::string(e.what()) + " (spts --help lists the options)";
   }
-  apps::agree(comm, cause, apps::exit_usage);
+  support::agree(comm, cause, support::exit_usage);
   const options& opt = *parsed;
 
   // gio first: it picks this PE's GPU, and every variant runs on that GPU. Its transport to the
   // other PEs is fixed at init: the gda and ikn variants choose it here.
   if (opt.wants(variant::gda)) ::setenv("GIO_TRANSPORT", "gda", 1);
   if (opt.wants(variant::ikn)) ::setenv("GIO_TRANSPORT", "ikn", 1);
-  const apps::gio_session session(comm);
+  const support::gio_session session(comm);
   const gio::runtime_report rt = gio::shmem_runtime_report();
   runtime::set_device(rt.gpu);
   int pes_on_my_gpu = 0;
@@ -806,7 +806,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, &gpus, 1, MPI_INT, MPI_SUM, comm);
 
   std::optional<problem> prob;
-  int input_status = apps::exit_usage;
+  int input_status = support::exit_usage;
   try {
     prob = load_problem(opt, pe, rt.node_pes);
   } catch (const input_error& e) {
@@ -815,9 +815,9 @@ int run(int argc, char** argv, MPI_Comm comm) {
     cause = e.what();
   } catch (const std::exception& e) {
     cause = std::string("loading the input: ") + e.what();
-    input_status = apps::exit_failure;
+    input_status = support::exit_failure;
   }
-  apps::agree(comm, cause, input_status);
+  support::agree(comm, cause, input_status);
 
   matrix_stats stats;
   if (pe == 0) {
@@ -838,7 +838,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
       }
     }
   }
-  apps::agree(comm, cause, apps::exit_usage);
+  support::agree(comm, cause, support::exit_usage);
 
   // --kernel auto and an unset ticket, resolved per variant from PE 0's statistics so that every
   // PE agrees.
@@ -856,15 +856,15 @@ int run(int argc, char** argv, MPI_Comm comm) {
     return planned_opt;
   };
 
-  std::unique_ptr<apps::csv_appender> csv;
+  std::unique_ptr<support::csv_appender> csv;
   if (pe == 0 && !opt.csv_path.empty()) {
     try {
-      csv = std::make_unique<apps::csv_appender>(opt.csv_path, csv_columns);
+      csv = std::make_unique<support::csv_appender>(opt.csv_path, csv_columns);
     } catch (const std::exception& e) {
       cause = e.what();
     }
   }
-  apps::agree(comm, cause, apps::exit_usage);
+  support::agree(comm, cause, support::exit_usage);
 
   const job j{comm, pe, pes, gpus, pes_on_my_gpu, rt.gpu_name, rt.heap_size, opt, *prob};
   if (pe == 0)
@@ -884,7 +884,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
       } catch (const std::invalid_argument& e) {
         cause = e.what();
       }
-      apps::agree(comm, cause, apps::exit_usage);
+      support::agree(comm, cause, support::exit_usage);
       done.push_back(measure_syncfree(vj, v, *part));
       if (pe == 0) done.back().path_crossings = most_path_crossings(prob->L, *part);
     }
@@ -897,6 +897,6 @@ int run(int argc, char** argv, MPI_Comm comm) {
 }  // namespace spts
 
 int main(int argc, char** argv) {
-  return apps::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED,
+  return support::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED,
                             [&](MPI_Comm comm) { return spts::run(argc, argv, comm); });
 }

@@ -1,6 +1,6 @@
 #include "corpus.hpp"
 
-#include "common/mix64.hpp"
+#include "support/mix64.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@ namespace worksteal {
 namespace {
 
 // A stateless hash, so document i's content depends on (seed, i) alone.
-using apps::mix64;
+using support::mix64;
 
 double unit(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 1.0) / 9007199254740993.0; }
 

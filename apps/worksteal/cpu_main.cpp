@@ -6,14 +6,14 @@
 #include <memory>
 #include <optional>
 
-#include "common/failure.hpp"
-#include "common/options.hpp"
+#include "support/failure.hpp"
+#include "support/options.hpp"
 #include "options.hpp"
 #include "reference.hpp"
 
 int main(int argc, char** argv) {
-  apps::set_program_name(argv[0]);
-  return apps::run_mpi_main(argc, argv, MPI_THREAD_SINGLE, [&](MPI_Comm comm) {
+  support::set_program_name(argv[0]);
+  return support::run_mpi_main(argc, argv, MPI_THREAD_SINGLE, [&](MPI_Comm comm) {
     using namespace worksteal;
     int pe = 0, pes = 1;
     MPI_Comm_rank(comm, &pe);
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
         cause = e.what();
       }
     }
-    apps::agree(comm, cause, apps::exit_usage);
+    support::agree(comm, cause, support::exit_usage);
     std::vector<run_figures> runs;
     for (int i = 0; i < opt.warmup + opt.repeats; ++i) {
       run_figures fig;
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
         if (opt.work == workload::uts) wrong = cpu_uts(*tree, fig);
         if (opt.work == workload::contains) wrong = cpu_contains(*text, opt.word, expected, fig);
       }
-      apps::agree(comm, wrong.empty() ? "" : "cpu: " + wrong);
+      support::agree(comm, wrong.empty() ? "" : "cpu: " + wrong);
       if (i >= opt.warmup) runs.push_back(fig);
     }
     if (pe == 0) {
@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
                                   : opt.work == workload::uts  ? tree->nodes
                                                                : text->documents();
       if (!opt.quiet) print_header();
-      std::unique_ptr<apps::csv_appender> csv;
-      if (!opt.csv.empty()) csv = std::make_unique<apps::csv_appender>(opt.csv, csv_columns());
+      std::unique_ptr<support::csv_appender> csv;
+      if (!opt.csv.empty()) csv = std::make_unique<support::csv_appender>(opt.csv, csv_columns());
       report(machine{pes, 0, "none"}, opt, variant::cpu, items,
              opt.work == workload::memset ? "tasks" : opt.work == workload::uts ? "nodes" : "documents", runs, csv.get());
     }

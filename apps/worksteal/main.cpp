@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "common/csv.hpp"
-#include "common/failure.hpp"
-#include "common/gio_session.hpp"
-#include "common/options.hpp"
-#include "common/progress.hpp"
+#include "support/csv.hpp"
+#include "support/failure.hpp"
+#include "support/gio_session.hpp"
+#include "support/options.hpp"
+#include "support/progress.hpp"
 #include "corpus.hpp"
 #include "gio/host.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 #include "options.hpp"
 #include "programs.hpp"
 #include "reference.hpp"
@@ -28,7 +28,7 @@
 namespace worksteal {
 namespace {
 
-namespace gpu = bench::gpu;
+namespace gpu = support::gpu;
 static_assert(distance_classes == gio::ws::distance_classes, "the report's steal classes are the runtime's");
 
 struct job {
@@ -307,7 +307,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
   if (!parse_run_options(argc, argv, comm, build_kind::gpu, opt, tree)) return 0;
   std::string cause;
 
-  const apps::gio_session session(comm);
+  const support::gio_session session(comm);
   const gio::runtime_report rt = gio::shmem_runtime_report();
   gpu::set_device(rt.gpu);
   int gpus = rt.node_pe == 0 ? std::min(rt.node_pes, gpu::device_count()) : 0;
@@ -315,7 +315,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
 
   const job j{comm, pe, pes, opt};
   std::unique_ptr<workload_runner> work;
-  int status = apps::exit_usage;
+  int status = support::exit_usage;
   try {
     if (opt.work == workload::memset) work = std::make_unique<memset_runner>(j);
     if (opt.work == workload::uts) work = std::make_unique<uts_runner>(*tree);
@@ -323,17 +323,17 @@ int run(int argc, char** argv, MPI_Comm comm) {
   } catch (const std::exception& e) {
     cause = e.what();
   }
-  apps::agree(comm, cause, status);
+  support::agree(comm, cause, status);
 
-  std::unique_ptr<apps::csv_appender> csv;
+  std::unique_ptr<support::csv_appender> csv;
   if (pe == 0 && !opt.csv.empty()) {
     try {
-      csv = std::make_unique<apps::csv_appender>(opt.csv, csv_columns());
+      csv = std::make_unique<support::csv_appender>(opt.csv, csv_columns());
     } catch (const std::exception& e) {
       cause = e.what();
     }
   }
-  apps::agree(comm, cause, apps::exit_usage);
+  support::agree(comm, cause, support::exit_usage);
   const machine where{pes, gpus, rt.gpu_name};
   if (pe == 0 && !opt.quiet) {
     std::printf("worksteal: %s; %d PE%s on %d GPU%s (%s); %d warm-up and %d timed runs per variant\n",
@@ -347,7 +347,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
     std::vector<run_figures> runs;
     std::string unsupported;
     const int total_runs = opt.warmup + opt.repeats;
-    apps::progress_line progress(std::string("worksteal ") + name_of(v), total_runs, pe == 0 && !opt.quiet);
+    support::progress_line progress(std::string("worksteal ") + name_of(v), total_runs, pe == 0 && !opt.quiet);
     for (int i = 0; i < total_runs; ++i) {
       run_figures fig;
       std::string wrong;
@@ -365,9 +365,9 @@ int run(int argc, char** argv, MPI_Comm comm) {
         unsupported = e.what();
         break;
       } catch (const gio::ws::config_error& e) {  // likewise: options no GPU here can run
-        apps::agree(comm, std::string(name_of(v)) + ": " + e.what(), apps::exit_usage);
+        support::agree(comm, std::string(name_of(v)) + ": " + e.what(), support::exit_usage);
       }
-      apps::agree(comm, wrong.empty() ? "" : std::string(name_of(v)) + ": " + wrong);
+      support::agree(comm, wrong.empty() ? "" : std::string(name_of(v)) + ": " + wrong);
       if (v == variant::cpu) {
         MPI_Bcast(&fig.seconds, 1, MPI_DOUBLE, 0, comm);
         fig.participants = 1;
@@ -384,14 +384,14 @@ int run(int argc, char** argv, MPI_Comm comm) {
     if (pe == 0) report(where, opt, v, work->work_items(), work->unit(), runs, csv.get());
   }
   // Every variant asked for was impossible here: the CTest skip code.
-  return skipped == static_cast<int>(opt.variants.size()) ? apps::exit_skipped : 0;
+  return skipped == static_cast<int>(opt.variants.size()) ? support::exit_skipped : 0;
 }
 
 }  // namespace
 }  // namespace worksteal
 
 int main(int argc, char** argv) {
-  apps::set_program_name(argv[0]);
-  return apps::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED,
+  support::set_program_name(argv[0]);
+  return support::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED,
                             [&](MPI_Comm comm) { return worksteal::run(argc, argv, comm); });
 }

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "common/options.hpp"
+#include "support/options.hpp"
 
 namespace worksteal {
 
@@ -32,35 +32,35 @@ std::vector<variant> parse_variants(const std::string& text) {
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    const std::string v = apps::parse_choice("--variant", item, {"ws", "static", "host-queues", "single", "nvshmem", "cpu"});
+    const std::string v = support::parse_choice("--variant", item, {"ws", "static", "host-queues", "single", "nvshmem", "cpu"});
     for (variant candidate : {variant::ws, variant::static_share, variant::host_queues, variant::single, variant::nvshmem,
                               variant::cpu})
       if (v == name_of(candidate)) out.push_back(candidate);
   }
-  if (out.empty()) throw apps::usage_error("--variant: give at least one variant");
+  if (out.empty()) throw support::usage_error("--variant: give at least one variant");
   return out;
 }
 
 std::uint32_t parse_u32(const char* option, const std::string& v) {
-  const std::int64_t n = apps::parse_positive(option, v);
-  if (n > 0x7fffffff) throw apps::usage_error(std::string(option) + ": " + v + " is too large");
+  const std::int64_t n = support::parse_positive(option, v);
+  if (n > 0x7fffffff) throw support::usage_error(std::string(option) + ": " + v + " is too large");
   return static_cast<std::uint32_t>(n);
 }
 
 double parse_probability(const char* option, const std::string& v) {
-  const double p = apps::parse_number(option, v);
-  if (p < 0 || p > 1) throw apps::usage_error(std::string(option) + ": " + v + " is not a probability (0 to 1)");
+  const double p = support::parse_number(option, v);
+  if (p < 0 || p > 1) throw support::usage_error(std::string(option) + ": " + v + " is not a probability (0 to 1)");
   return p;
 }
 
 }  // namespace
 
 bool parse_options(int argc, const char* const* argv, options& opt, std::string& help) {
-  apps::option_parser p("worksteal",
+  support::option_parser p("worksteal",
                         "In-kernel multi-GPU work stealing on gio (docs/worksteal.md): runs a workload with each\n"
                         "variant, checks its result, and reports the rate and the steals. Run under mpirun, one PE per GPU.");
   p.value("--workload", "W", "memset | uts | contains (default uts)", [&](const std::string& v) {
-    const std::string w = apps::parse_choice("--workload", v, {"memset", "uts", "contains"});
+    const std::string w = support::parse_choice("--workload", v, {"memset", "uts", "contains"});
     opt.work = w == "memset" ? workload::memset : w == "uts" ? workload::uts : workload::contains;
   });
   p.value("--variant", "V,...", "ws, static, host-queues, single, nvshmem, cpu (default ws)",
@@ -68,14 +68,14 @@ bool parse_options(int argc, const char* const* argv, options& opt, std::string&
   p.value("--tree", "T", "uts: a sample tree, T1 T2 T3 T4 T5 T1L T2L T3L T1XL (default T1)",
           [&](const std::string& v) { opt.tree = v; });
   p.value("--tasks", "N", "memset: tasks in all (default 1M)",
-          [&](const std::string& v) { opt.tasks = static_cast<std::uint64_t>(apps::parse_positive("--tasks", v)); });
+          [&](const std::string& v) { opt.tasks = static_cast<std::uint64_t>(support::parse_positive("--tasks", v)); });
   p.value("--documents", "N", "contains: documents of the synthetic corpus (default 256K)", [&](const std::string& v) {
-    opt.documents = static_cast<std::uint64_t>(apps::parse_positive("--documents", v));
+    opt.documents = static_cast<std::uint64_t>(support::parse_positive("--documents", v));
   });
   p.value("--corpus", "FILE", "contains: one document per line instead of the synthetic corpus",
           [&](const std::string& v) { opt.corpus_file = v; });
   p.value("--word", "WORD", "contains: the word searched for (default worksteal)", [&](const std::string& v) {
-    if (v.empty()) throw apps::usage_error("--word: the word is empty");
+    if (v.empty()) throw support::usage_error("--word: the word is empty");
     opt.word = v;
   });
   p.value("--workers", "N", "workers (workgroups) per PE; default as many as are co-resident",
@@ -98,14 +98,14 @@ bool parse_options(int argc, const char* const* argv, options& opt, std::string&
   p.value("--node-bias", "P", "of the other victims, probability that one is on this node (default 0.9)",
           [&](const std::string& v) { opt.node_bias = parse_probability("--node-bias", v); });
   p.value("--termination", "T", "counter | tree (default counter)", [&](const std::string& v) {
-    opt.termination = apps::parse_choice("--termination", v, {"counter", "tree"});
+    opt.termination = support::parse_choice("--termination", v, {"counter", "tree"});
   });
   p.value("--warmup", "N", "untimed runs per variant (default 1)",
-          [&](const std::string& v) { opt.warmup = static_cast<int>(apps::parse_non_negative("--warmup", v)); });
+          [&](const std::string& v) { opt.warmup = static_cast<int>(support::parse_non_negative("--warmup", v)); });
   p.value("--repeats", "N", "timed runs per variant; the median is reported (default 5)",
           [&](const std::string& v) { opt.repeats = static_cast<int>(parse_u32("--repeats", v)); });
   p.value("--seed", "N", "seed of the victim choice (default 1)",
-          [&](const std::string& v) { opt.seed = static_cast<std::uint64_t>(apps::parse_positive("--seed", v)); });
+          [&](const std::string& v) { opt.seed = static_cast<std::uint64_t>(support::parse_positive("--seed", v)); });
   p.value("--csv", "FILE", "append one row per variant to FILE", [&](const std::string& v) { opt.csv = v; });
   p.flag("--quiet", "only errors", [&] { opt.quiet = true; });
   p.epilogue(

@@ -1,5 +1,5 @@
-// worksteal's command line (apps/common's option_parser: one declaration per option drives the
-// parsing and --help). Bad input throws apps::usage_error naming the option and the value.
+// worksteal's command line (support's option_parser: one declaration per option drives the
+// parsing and --help). Bad input throws support::usage_error naming the option and the value.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,7 +1,7 @@
 #include "reference.hpp"
 
-#include "common/failure.hpp"
-#include "common/options.hpp"
+#include "support/failure.hpp"
+#include "support/options.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -31,16 +31,16 @@ bool parse_run_options(int argc, char** argv, MPI_Comm comm, build_kind kind, op
     }
     for (variant v : opt.variants) {
       if (kind == build_kind::cpu_only && v != variant::cpu)
-        throw apps::usage_error(std::string("--variant ") + name_of(v) + ": this build has no GPU (GIO_GPU=none): only cpu");
+        throw support::usage_error(std::string("--variant ") + name_of(v) + ": this build has no GPU (GIO_GPU=none): only cpu");
       if (v == variant::nvshmem)
-        throw apps::usage_error("--variant nvshmem: this build has no NVSHMEM variant (docs/worksteal.md)");
+        throw support::usage_error("--variant nvshmem: this build has no NVSHMEM variant (docs/worksteal.md)");
     }
     if (opt.work == workload::uts && !(tree = uts::find_tree(opt.tree)))
-      throw apps::usage_error("--tree: unknown tree '" + opt.tree + "' (one of " + uts::tree_names() + ")");
-  } catch (const apps::usage_error& e) {
+      throw support::usage_error("--tree: unknown tree '" + opt.tree + "' (one of " + uts::tree_names() + ")");
+  } catch (const support::usage_error& e) {
     cause = std::string(e.what()) + " (worksteal --help lists the options)";
   }
-  apps::agree(comm, cause, apps::exit_usage);
+  support::agree(comm, cause, support::exit_usage);
   return true;
 }
 

@@ -37,7 +37,7 @@ std::string triple(const double (&v)[distance_classes]) {
 }  // namespace
 
 void report(const machine& m, const options& opt, variant v, std::uint64_t items, const char* unit,
-            const std::vector<run_figures>& runs, apps::csv_appender* csv) {
+            const std::vector<run_figures>& runs, support::csv_appender* csv) {
   std::vector<const run_figures*> sorted;
   for (const auto& r : runs) sorted.push_back(&r);
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->seconds < b->seconds; });

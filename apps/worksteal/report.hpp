@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "common/csv.hpp"
+#include "support/csv.hpp"
 #include "options.hpp"
 
 namespace worksteal {
@@ -34,7 +34,7 @@ std::vector<std::string> csv_columns();
 void print_header();
 // `runs` are the timed runs of one variant (at least one).
 void report(const machine& m, const options& opt, variant v, std::uint64_t items, const char* unit,
-            const std::vector<run_figures>& runs, apps::csv_appender* csv);
+            const std::vector<run_figures>& runs, support::csv_appender* csv);
 // The input's name in the CSV: the tree, the task count or the corpus.
 std::string input_name(const options& opt);
 

@@ -12,15 +12,15 @@
 #include <string>
 #include <vector>
 
-#include "common/failure.hpp"
-#include "common/options.hpp"
+#include "support/failure.hpp"
+#include "support/options.hpp"
 #include "gio/device.hpp"
 #include "gio/ws.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 
 namespace {
 
-namespace gpu = bench::gpu;
+namespace gpu = support::gpu;
 namespace ws = gio::ws;
 
 constexpr std::uint32_t slice = 32;            // tasks per steal
@@ -101,18 +101,18 @@ int run(int argc, char** argv, MPI_Comm comm) {
   unsigned rounds = 2000;
   std::string cause;
   try {
-    apps::option_parser p("worksteal-steal-latency", "One steal's cost to the thief: claim, copy of 32 tasks, completion.");
+    support::option_parser p("worksteal-steal-latency", "One steal's cost to the thief: claim, copy of 32 tasks, completion.");
     p.value("--rounds", "N", "steals timed per case (default 2000)",
-            [&](const std::string& v) { rounds = static_cast<unsigned>(apps::parse_positive("--rounds", v)); });
+            [&](const std::string& v) { rounds = static_cast<unsigned>(support::parse_positive("--rounds", v)); });
     if (!p.parse(argc, argv)) {
       if (pe == 0) std::fputs(p.help().c_str(), stdout);
       return 0;
     }
-    if (pes > 2) throw apps::usage_error("run with 1 or 2 PEs");
-  } catch (const apps::usage_error& e) {
+    if (pes > 2) throw support::usage_error("run with 1 or 2 PEs");
+  } catch (const support::usage_error& e) {
     cause = e.what();
   }
-  apps::agree(comm, cause, apps::exit_usage);
+  support::agree(comm, cause, support::exit_usage);
   gio::shmem_init();
   gpu::set_device(gio::shmem_runtime_report().gpu);
   auto* w = static_cast<shared_words*>(gio::shmem_calloc(1, sizeof(shared_words)));
@@ -141,7 +141,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
       std::fflush(stdout);
       if (bad) cause = "a steal took the wrong slice";
     }
-    apps::agree(comm, cause);
+    support::agree(comm, cause);
   }
   gio::shmem_free(w);
   gio::shmem_finalize();
@@ -151,6 +151,6 @@ int run(int argc, char** argv, MPI_Comm comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  apps::set_program_name(argv[0]);
-  return apps::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED, [&](MPI_Comm comm) { return run(argc, argv, comm); });
+  support::set_program_name(argv[0]);
+  return support::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED, [&](MPI_Comm comm) { return run(argc, argv, comm); });
 }

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "common/csv.hpp"
-#include "common/options.hpp"
-#include "common/progress.hpp"
+#include "support/csv.hpp"
+#include "support/options.hpp"
+#include "support/progress.hpp"
 
 namespace {
 
@@ -18,16 +18,16 @@ struct parsed {
   std::string name = "x";
 };
 
-apps::option_parser make_parser(parsed& p) {
-  apps::option_parser parser("prog", "Does things.");
+support::option_parser make_parser(parsed& p) {
+  support::option_parser parser("prog", "Does things.");
   parser.flag("--verbose", "say more", [&] { p.verbose = true; });
-  parser.value("--count", "N", "how many\nsecond line", [&](const std::string& v) { p.count = apps::parse_positive("--count", v); });
+  parser.value("--count", "N", "how many\nsecond line", [&](const std::string& v) { p.count = support::parse_positive("--count", v); });
   parser.value("--name", "NAME", "a name", [&](const std::string& v) { p.name = v; });
   parser.epilogue("Exit status: 0.");
   return parser;
 }
 
-bool parse(const apps::option_parser& parser, std::vector<const char*> args) {
+bool parse(const support::option_parser& parser, std::vector<const char*> args) {
   args.insert(args.begin(), "prog");
   return parser.parse(static_cast<int>(args.size()), args.data());
 }
@@ -35,7 +35,7 @@ bool parse(const apps::option_parser& parser, std::vector<const char*> args) {
 std::string message_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const apps::usage_error& e) {
+  } catch (const support::usage_error& e) {
     return e.what();
   }
   return "(no usage_error)";
@@ -85,27 +85,27 @@ TEST(OptionParser, HelpListsEveryOptionInOrder) {
 }
 
 TEST(ValueParsers, WholeNumbersWithSuffixes) {
-  EXPECT_EQ(apps::parse_positive("-o", "12"), 12);
-  EXPECT_EQ(apps::parse_positive("-o", "4K"), 4096);
-  EXPECT_EQ(apps::parse_positive("-o", "2M"), 2 << 20);
-  EXPECT_EQ(apps::parse_non_negative("-o", "0"), 0);
+  EXPECT_EQ(support::parse_positive("-o", "12"), 12);
+  EXPECT_EQ(support::parse_positive("-o", "4K"), 4096);
+  EXPECT_EQ(support::parse_positive("-o", "2M"), 2 << 20);
+  EXPECT_EQ(support::parse_non_negative("-o", "0"), 0);
   for (const char* bad : {"", "-1", " 3", "3x", "1.5", "K", "+4"})
-    EXPECT_THROW(apps::parse_positive("-o", bad), apps::usage_error) << bad;
-  EXPECT_THROW(apps::parse_positive("-o", "0"), apps::usage_error);
-  EXPECT_THROW(apps::parse_positive("-o", "99999999999999999999"), apps::usage_error);
-  EXPECT_THROW(apps::parse_positive("-o", "9000000000G"), apps::usage_error);
+    EXPECT_THROW(support::parse_positive("-o", bad), support::usage_error) << bad;
+  EXPECT_THROW(support::parse_positive("-o", "0"), support::usage_error);
+  EXPECT_THROW(support::parse_positive("-o", "99999999999999999999"), support::usage_error);
+  EXPECT_THROW(support::parse_positive("-o", "9000000000G"), support::usage_error);
 }
 
 TEST(ValueParsers, NumbersExtentsChoices) {
-  EXPECT_DOUBLE_EQ(apps::parse_number("-t", "1e-6"), 1e-6);
-  EXPECT_THROW(apps::parse_number("-t", "inf"), apps::usage_error);
-  EXPECT_THROW(apps::parse_number("-t", "1e-6x"), apps::usage_error);
+  EXPECT_DOUBLE_EQ(support::parse_number("-t", "1e-6"), 1e-6);
+  EXPECT_THROW(support::parse_number("-t", "inf"), support::usage_error);
+  EXPECT_THROW(support::parse_number("-t", "1e-6x"), support::usage_error);
   using extent = std::pair<std::int64_t, std::int64_t>;
-  EXPECT_EQ(apps::parse_extent("-s", "4Kx2K"), extent(4096, 2048));
-  EXPECT_EQ(apps::parse_extent("-s", "100"), extent(100, 100));
-  for (const char* bad : {"x5", "5x", "5x5x5", "0x4"}) EXPECT_THROW(apps::parse_extent("-s", bad), apps::usage_error) << bad;
-  EXPECT_EQ(apps::parse_choice("-m", "p", {"signal", "p"}), "p");
-  EXPECT_EQ(message_of([] { apps::parse_choice("-m", "q", {"signal", "p"}); }), "-m: 'q' is not one of signal, p");
+  EXPECT_EQ(support::parse_extent("-s", "4Kx2K"), extent(4096, 2048));
+  EXPECT_EQ(support::parse_extent("-s", "100"), extent(100, 100));
+  for (const char* bad : {"x5", "5x", "5x5x5", "0x4"}) EXPECT_THROW(support::parse_extent("-s", bad), support::usage_error) << bad;
+  EXPECT_EQ(support::parse_choice("-m", "p", {"signal", "p"}), "p");
+  EXPECT_EQ(message_of([] { support::parse_choice("-m", "q", {"signal", "p"}); }), "-m: 'q' is not one of signal, p");
 }
 
 std::string temp_path(const char* name) { return ::testing::TempDir() + name; }
@@ -114,14 +114,14 @@ TEST(Csv, AppendsUnderOneHeaderAndQuotes) {
   const std::string path = temp_path("apps_common_append.csv");
   std::remove(path.c_str());
   {
-    apps::csv_appender out(path, {"a", "b"});
+    support::csv_appender out(path, {"a", "b"});
     out.row({"1", "x,y"});
   }
   {
-    apps::csv_appender out(path, {"a", "b"});  // an existing file: no second header
+    support::csv_appender out(path, {"a", "b"});  // an existing file: no second header
     out.row({"2", "say \"hi\""});
   }
-  const apps::csv_table table = apps::read_csv(path);
+  const support::csv_table table = support::read_csv(path);
   ASSERT_EQ(table.columns, (std::vector<std::string>{"a", "b"}));
   ASSERT_EQ(table.rows.size(), 2u);
   EXPECT_EQ(table.rows[0], (std::vector<std::string>{"1", "x,y"}));
@@ -133,14 +133,14 @@ TEST(Csv, AppendsUnderOneHeaderAndQuotes) {
 TEST(Csv, RefusesAFileWithOtherColumns) {
   const std::string path = temp_path("apps_common_other.csv");
   std::ofstream(path) << "x,y,z\n1,2,3\n";
-  EXPECT_THROW(apps::csv_appender(path, {"a", "b"}), std::runtime_error);
-  EXPECT_TRUE(apps::read_csv(temp_path("does_not_exist.csv")).columns.empty());
+  EXPECT_THROW(support::csv_appender(path, {"a", "b"}), std::runtime_error);
+  EXPECT_TRUE(support::read_csv(temp_path("does_not_exist.csv")).columns.empty());
 }
 
 std::string progress_output(double silent_seconds, std::int64_t done) {
   std::FILE* file = std::tmpfile();
   {
-    apps::progress_line line("relax", 200, true, file, silent_seconds);
+    support::progress_line line("relax", 200, true, file, silent_seconds);
     line.update(done);
   }
   std::rewind(file);
@@ -160,7 +160,7 @@ TEST(ProgressLine, SilentForShortRunsThenShowsTheCount) {
 TEST(ProgressLine, DisabledPrintsNothing) {
   std::FILE* file = std::tmpfile();
   {
-    apps::progress_line line("relax", 10, false, file, 0.0);
+    support::progress_line line("relax", 10, false, file, 0.0);
     line.update(5);
   }
   EXPECT_EQ(std::ftell(file), 0);

@@ -1,4 +1,4 @@
-// apps::agree across a real MPI job (run under mpirun with 2 and 3 processes): when one PE has a
+// support::agree across a real MPI job (run under mpirun with 2 and 3 processes): when one PE has a
 // cause, every PE throws job_failure with the first failing PE's exit code, and the others' lines
 // name that PE; when none has, nobody throws.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "common/failure.hpp"
+#include "support/failure.hpp"
 
 namespace {
 
@@ -21,15 +21,15 @@ int size() {
   return s;
 }
 
-TEST(Agree, NobodyFailsNobodyThrows) { EXPECT_NO_THROW(apps::agree(MPI_COMM_WORLD, "")); }
+TEST(Agree, NobodyFailsNobodyThrows) { EXPECT_NO_THROW(support::agree(MPI_COMM_WORLD, "")); }
 
 TEST(Agree, OneFailingPEStopsEveryPE) {
   const int failing = size() - 1;
   const std::string cause = rank() == failing ? "grid too small" : "";
   try {
-    apps::agree(MPI_COMM_WORLD, cause, 7);
+    support::agree(MPI_COMM_WORLD, cause, 7);
     FAIL() << "agree returned on PE " << rank();
-  } catch (const apps::job_failure& f) {
+  } catch (const support::job_failure& f) {
     EXPECT_EQ(f.exit_code(), 7);
     const std::string expected =
         rank() == failing ? "grid too small" : "stopped because PE " + std::to_string(failing) + " failed: grid too small";
@@ -40,9 +40,9 @@ TEST(Agree, OneFailingPEStopsEveryPE) {
 TEST(Agree, TheFirstFailingPEsCodeWins) {
   // Every PE fails with its own code: the lowest PE's code is everyone's.
   try {
-    apps::agree(MPI_COMM_WORLD, "cause " + std::to_string(rank()), 10 + rank());
+    support::agree(MPI_COMM_WORLD, "cause " + std::to_string(rank()), 10 + rank());
     FAIL() << "agree returned";
-  } catch (const apps::job_failure& f) {
+  } catch (const support::job_failure& f) {
     EXPECT_EQ(f.exit_code(), 10);
     EXPECT_EQ(std::string(f.what()), "cause " + std::to_string(rank()));  // each keeps its own cause
   }
@@ -53,7 +53,7 @@ TEST(Agree, TheFirstFailingPEsCodeWins) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
-  apps::set_program_name(argv[0]);
+  support::set_program_name(argv[0]);
   int failed = RUN_ALL_TESTS();
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
-#include "common/csv.hpp"
-#include "common/failure.hpp"
-#include "common/progress.hpp"
+#include "support/csv.hpp"
+#include "support/failure.hpp"
+#include "support/progress.hpp"
 #include "core/host_relax.hpp"
 #include "core/job.hpp"
 #include "core/options.hpp"
@@ -38,7 +38,7 @@ timed_runs time_runs(solver& s, const job& j, parts what) {
   if (opt.warmup > 0) s.run({{std::min(opt.warmup, opt.iterations), 0, -1}, what, {}});
   timed_runs runs;
   for (std::int64_t rep = 0; rep < opt.reps; ++rep) {
-    apps::progress_line line(opt.variant + " " + to_string(opt.size) + " (" + parts_name(what) + ", run " +
+    support::progress_line line(opt.variant + " " + to_string(opt.size) + " (" + parts_name(what) + ", run " +
                                  std::to_string(rep + 1) + "/" + std::to_string(opt.reps) + ")",
                              opt.iterations, j.shows_progress());
     runs.last = s.run({opt.plan(), what, [&](std::int64_t done) { line.update(done); }});
@@ -58,7 +58,7 @@ void check_against_reference(solver& s, const job& j, const run_result& result) 
   std::string cause;
   if (j.rank == 0) {
     set_host_threads(j.opt.threads);
-    apps::progress_line line("single-PE reference " + to_string(j.opt.size), j.opt.iterations, j.shows_progress());
+    support::progress_line line("single-PE reference " + to_string(j.opt.size), j.opt.iterations, j.shows_progress());
     const reference_solution reference =
         solve_reference(j.opt.size, j.opt.plan(), [&](std::int64_t done) { line.update(done); });
     line.finish();
@@ -78,14 +78,14 @@ void check_against_reference(solver& s, const job& j, const run_result& result) 
                   "  single-PE reference bit for bit\n",
                   static_cast<long long>(reference.grid.size()), static_cast<long long>(reference.iterations));
   }
-  apps::agree(j.comm, cause.empty() ? "" : "check failed: " + cause, apps::exit_failure);
+  support::agree(j.comm, cause.empty() ? "" : "check failed: " + cause, support::exit_failure);
 }
 
 void print_setup(const job& j, const solver& s, int devices) {
   if (j.rank != 0) return;
   const options& opt = j.opt;
   const launch_shape shape = s.shape();
-  std::printf("%s: %s%s | %s points on %d PE%s (%s PE grid, %s each) | %d %s\n", apps::program_name().c_str(),
+  std::printf("%s: %s%s | %s points on %d PE%s (%s PE grid, %s each) | %d %s\n", support::program_name().c_str(),
               opt.variant.c_str(), is_persistent(opt.variant) ? (" (halo " + to_string(opt.halo) + ")").c_str() : "",
               to_string(opt.size).c_str(), j.size, j.size == 1 ? "" : "s", to_string(j.dec.grid).c_str(),
               to_string(j.dec.tile).c_str(), devices, s.device() >= 0 ? (devices == 1 ? "GPU" : "GPUs") : "PEs on CPUs");
@@ -124,10 +124,10 @@ int drive(int argc, char** argv, const std::vector<variant>& here, MPI_Comm comm
   bool help = false;
   try {
     help = !parse_options(argc, argv, names, opt);
-  } catch (const apps::usage_error& e) {
+  } catch (const support::usage_error& e) {
     problem = std::string(e.what()) + " (see --help)";
   }
-  apps::agree(comm, problem, apps::exit_usage);
+  support::agree(comm, problem, support::exit_usage);
   if (help) {
     if (rank == 0) std::fputs(make_parser(opt, names).help().c_str(), stdout);
     return 0;
@@ -143,26 +143,26 @@ int drive(int argc, char** argv, const std::vector<variant>& here, MPI_Comm comm
   }
   if (problem.empty() && opt.check && opt.size.nx / grid.px * (opt.size.ny / grid.py) > INT_MAX)
     problem = "--check gathers each PE's tile in one message: tiles of at most 2^31 - 1 points";
-  apps::agree(comm, problem, apps::exit_usage);
+  support::agree(comm, problem, support::exit_usage);
   const decomposition dec = decompose(opt.size, grid, rank);
   const job j{opt, dec, comm, rank, size};
 
   // PE 0 opens the CSV now, so that a bad path fails before the run.
-  std::unique_ptr<apps::csv_appender> csv;
-  apps::csv_table earlier;
+  std::unique_ptr<support::csv_appender> csv;
+  support::csv_table earlier;
   if (rank == 0 && !opt.csv.empty()) {
     try {
-      earlier = apps::read_csv(opt.csv);
-      csv = std::make_unique<apps::csv_appender>(opt.csv, csv_columns());
+      earlier = support::read_csv(opt.csv);
+      csv = std::make_unique<support::csv_appender>(opt.csv, csv_columns());
     } catch (const std::exception& e) {
       problem = e.what();
     }
   }
-  apps::agree(comm, problem, apps::exit_usage);
+  support::agree(comm, problem, support::exit_usage);
 
   const variant& chosen = *std::find_if(here.begin(), here.end(), [&](const variant& v) { return opt.variant == v.name; });
   std::unique_ptr<solver> s;
-  apps::or_abort(comm, [&] {
+  support::or_abort(comm, [&] {
     s = chosen.make({opt, dec, comm});
     const int devices = count_devices(comm, s->device());
     print_setup(j, *s, devices);
@@ -212,7 +212,7 @@ int drive(int argc, char** argv, const std::vector<variant>& here, MPI_Comm comm
 }  // namespace
 
 int run_program(int argc, char** argv, const std::vector<variant>& here) {
-  return apps::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED,
+  return support::run_mpi_main(argc, argv, MPI_THREAD_SERIALIZED,
                             [&](MPI_Comm comm) { return drive(argc, argv, here, comm); });
 }
 

@@ -30,7 +30,7 @@ bool is_persistent(const std::string& variant) {
 
 std::string to_string(halo_transfer halo) { return halo == halo_transfer::signal ? "signal" : "p"; }
 
-apps::option_parser make_parser(options& opt, const std::vector<std::string>& here) {
+support::option_parser make_parser(options& opt, const std::vector<std::string>& here) {
   // The variants, one paragraph each, for the help's epilogue.
   std::string variants_text = "Variants (--variant):\n";
   for (const variant_info& v : all_variants()) {
@@ -40,7 +40,7 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
     variants_text += "  " + std::string(v.name) + (built ? "" : " (not in this program: in " + std::string(v.binary) + ")") +
                      "\n    " + summary + "\n";
   }
-  apps::option_parser p(
+  support::option_parser p(
       "jacobi2d",
       "5-point Jacobi relaxation of Laplace's equation on a 2D grid of doubles, decomposed in two\n"
       "dimensions over the PEs (the GIO paper's Section 6.3). Run it under mpirun, one process per\n"
@@ -48,38 +48,38 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
       "time per iteration (median of --reps runs of the slowest PE), the residual, and on request\n"
       "the breakdown and the check.");
   p.value("--variant", "NAME", "which variant runs (default " + here.front() + "; the list below)", [&](const std::string& v) {
-    opt.variant = apps::parse_choice("--variant", v, {"gio", "nvshmem", "gda", "ikn", "inter-k", "inter-k-overlap", "cpu"});
+    opt.variant = support::parse_choice("--variant", v, {"gio", "nvshmem", "gda", "ikn", "inter-k", "inter-k-overlap", "cpu"});
   });
   p.value("--size", "NX[xNY]",
           "global grid of NX x NY points (K = 1024: 2Kx1K); default 1024x1024.\n"
           "Weak scaling keeps NX*NY/GPUs fixed (docs/jacobi2d.md)",
           [&](const std::string& v) {
-            const auto [nx, ny] = apps::parse_extent("--size", v);
+            const auto [nx, ny] = support::parse_extent("--size", v);
             opt.size = {nx, ny};
           });
   p.value("--pe-grid", "PXxPY",
           "PE grid (default: the factorisation of the PE count with equal tiles and\n"
           "the fewest halo points; ties to the squarer grid)",
           [&](const std::string& v) {
-            const auto [px, py] = apps::parse_extent("--pe-grid", v);
-            if (px > (1 << 20) || py > (1 << 20)) throw apps::usage_error("--pe-grid: '" + v + "' is too large");
+            const auto [px, py] = support::parse_extent("--pe-grid", v);
+            if (px > (1 << 20) || py > (1 << 20)) throw support::usage_error("--pe-grid: '" + v + "' is too large");
             opt.pe_grid_request = {static_cast<int>(px), static_cast<int>(py)};
           });
   p.value("--iterations", "N", "iterations to run; with --tolerance, the most to run (default 1000)",
-          [&](const std::string& v) { opt.iterations = apps::parse_positive("--iterations", v); });
+          [&](const std::string& v) { opt.iterations = support::parse_positive("--iterations", v); });
   p.value("--tolerance", "X",
           "convergence mode: stop after the first checked iteration whose residual\n"
           "max|u_t - u_(t-1)| is <= X (default: fixed mode, no convergence test)",
           [&](const std::string& v) {
-            opt.tolerance = apps::parse_number("--tolerance", v);
-            if (opt.tolerance < 0) throw apps::usage_error("--tolerance: '" + v + "' is negative");
+            opt.tolerance = support::parse_number("--tolerance", v);
+            if (opt.tolerance < 0) throw support::usage_error("--tolerance: '" + v + "' is negative");
           });
   p.value("--residual-every", "K",
           "convergence mode: reduce the residual after every K-th iteration\n"
           "(default 100); gio/nvshmem reduce it on the device while the other\n"
           "workgroups go on: they learn the verdict one iteration later",
           [&](const std::string& v) {
-            opt.residual_every = apps::parse_positive("--residual-every", v);
+            opt.residual_every = support::parse_positive("--residual-every", v);
             opt.residual_every_given = true;
           });
   p.value("--halo", "signal|p",
@@ -87,7 +87,7 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
           "per workgroup segment (columns packed in shared memory first); p = shmem_p\n"
           "of each halo point as it is computed, then fence and a flag",
           [&](const std::string& v) {
-            opt.halo = apps::parse_choice("--halo", v, {"signal", "p"}) == "p" ? halo_transfer::p : halo_transfer::signal;
+            opt.halo = support::parse_choice("--halo", v, {"signal", "p"}) == "p" ? halo_transfer::p : halo_transfer::signal;
             opt.halo_given = true;
           });
   p.flag("--no-comm", "skip the halo exchange (compute + synchronisation; the result is wrong)",
@@ -100,19 +100,19 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
          "kernel's synchronisation) per iteration, and what overlap hid (GIO Fig. 7)",
          [&] { opt.breakdown = true; });
   p.value("--warmup", "N", "untimed iterations before the timed runs (default 10; 0: none)",
-          [&](const std::string& v) { opt.warmup = apps::parse_non_negative("--warmup", v); });
+          [&](const std::string& v) { opt.warmup = support::parse_non_negative("--warmup", v); });
   p.value("--reps", "N", "timed runs, each from u_0; the median is reported (default 3)",
-          [&](const std::string& v) { opt.reps = apps::parse_positive("--reps", v); });
+          [&](const std::string& v) { opt.reps = support::parse_positive("--reps", v); });
   p.value("--wg-threads", "N",
           "threads per workgroup, a multiple of 64 up to 1024 (default:\ngio/nvshmem " +
               std::to_string(default_persistent_threads) + ", Inter-K " + std::to_string(default_inter_k_threads) + ")",
-          [&](const std::string& v) { opt.wg_threads = apps::parse_positive("--wg-threads", v); });
+          [&](const std::string& v) { opt.wg_threads = support::parse_positive("--wg-threads", v); });
   p.value("--workgroups", "N", "gio/nvshmem: at most N workgroups (default: all that can be co-resident)",
-          [&](const std::string& v) { opt.workgroups = apps::parse_positive("--workgroups", v); });
+          [&](const std::string& v) { opt.workgroups = support::parse_positive("--workgroups", v); });
   p.value("--points-per-trip", "N",
           "gio/nvshmem: points a thread loads before it updates any, 1 or 2 (default 2\n"
           "with the signal halo; the p halo takes 1)",
-          [&](const std::string& v) { opt.points_per_trip = apps::parse_positive("--points-per-trip", v); });
+          [&](const std::string& v) { opt.points_per_trip = support::parse_positive("--points-per-trip", v); });
   p.flag("--check",
          "gather the grid to PE 0; compare it, the iteration count and the residual\n"
          "with a single-PE CPU reference of the same problem, bit for bit (exit 1\n"
@@ -124,13 +124,13 @@ apps::option_parser make_parser(options& opt, const std::vector<std::string>& he
           "already there gives the weak-scaling efficiency",
           [&](const std::string& v) { opt.csv = v; });
   p.value("--threads", "N", "OpenMP threads of the cpu variant and the reference (default: OpenMP's)",
-          [&](const std::string& v) { opt.threads = apps::parse_positive("--threads", v); });
+          [&](const std::string& v) { opt.threads = support::parse_positive("--threads", v); });
   p.value("--wait-timeout", "S",
           "gio/nvshmem: a workgroup that waits longer than S seconds for a neighbour\n"
           "prints what it waited for and stops the kernel (default 60; 0: no limit)",
           [&](const std::string& v) {
-            opt.wait_timeout = apps::parse_number("--wait-timeout", v);
-            if (opt.wait_timeout < 0) throw apps::usage_error("--wait-timeout: '" + v + "' is negative");
+            opt.wait_timeout = support::parse_number("--wait-timeout", v);
+            if (opt.wait_timeout < 0) throw support::usage_error("--wait-timeout: '" + v + "' is negative");
           });
   p.flag("--quiet", "no progress line (PE 0's stderr shows one for runs longer than 3 s)",
          [&] { opt.quiet = true; });
@@ -179,10 +179,10 @@ std::string check_options(const options& opt, const std::vector<std::string>& he
 bool parse_options(int argc, const char* const* argv, const std::vector<std::string>& here, options& opt) {
   opt = options{};
   opt.variant = here.front();
-  const apps::option_parser parser = make_parser(opt, here);
+  const support::option_parser parser = make_parser(opt, here);
   if (!parser.parse(argc, argv)) return false;
   const std::string problem = check_options(opt, here);
-  if (!problem.empty()) throw apps::usage_error(problem);
+  if (!problem.empty()) throw support::usage_error(problem);
   return true;
 }
 

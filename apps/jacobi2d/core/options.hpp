@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "common/options.hpp"
+#include "support/options.hpp"
 #include "core/decomposition.hpp"
 #include "core/grid.hpp"
 
@@ -53,9 +53,9 @@ inline constexpr std::int64_t default_inter_k_threads = 256;
 inline constexpr std::int64_t max_wg_threads = 1024;
 
 // The parser for `opt`, for a binary whose variants are `here` (the first is the default).
-apps::option_parser make_parser(options& opt, const std::vector<std::string>& here);
+support::option_parser make_parser(options& opt, const std::vector<std::string>& here);
 // Parses argv (after setting the defaults) and checks the options against each other. Returns
-// false when --help was given. Throws apps::usage_error.
+// false when --help was given. Throws support::usage_error.
 bool parse_options(int argc, const char* const* argv, const std::vector<std::string>& here, options& opt);
 // The checks between options, as an error text (empty when fine).
 std::string check_options(const options& opt, const std::vector<std::string>& here);

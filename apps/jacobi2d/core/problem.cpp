@@ -1,6 +1,6 @@
 #include "core/problem.hpp"
 
-#include "common/mix64.hpp"
+#include "support/mix64.hpp"
 
 namespace jacobi {
 
@@ -11,7 +11,7 @@ double initial_value(extent global, std::int64_t x, std::int64_t y) {
   if (x >= global.nx) return 0.5;
   if (x < 0) return double(y + 1) / double(global.ny + 1);
   const std::uint64_t index = static_cast<std::uint64_t>(y) * static_cast<std::uint64_t>(global.nx) + static_cast<std::uint64_t>(x);
-  return double(apps::mix64(index) >> 11) * 0x1.0p-53;  // 53 random bits: exactly representable
+  return double(support::mix64(index) >> 11) * 0x1.0p-53;  // 53 random bits: exactly representable
 }
 
 std::vector<double> initial_tile(const decomposition& d, const tile_layout& layout) {

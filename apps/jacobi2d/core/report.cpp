@@ -52,7 +52,7 @@ std::vector<std::string> csv_fields(const measurement& m) {
           m.check};
 }
 
-std::optional<double> find_baseline_us(const apps::csv_table& table, const measurement& m) {
+std::optional<double> find_baseline_us(const support::csv_table& table, const measurement& m) {
   const int variant = table.column("variant"), halo = table.column("halo"), parts = table.column("parts"),
             devices = table.column("devices"), points = table.column("points_per_device"),
             us = table.column("us_per_iteration");

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "common/csv.hpp"
+#include "support/csv.hpp"
 #include "core/decomposition.hpp"
 #include "core/solver.hpp"
 
@@ -41,7 +41,7 @@ std::vector<std::string> csv_fields(const measurement& m);
 
 // The time per iteration of the latest row of `table` that is the weak-scaling baseline of `m`:
 // same variant, halo and parts, one device, and the same points per device.
-std::optional<double> find_baseline_us(const apps::csv_table& table, const measurement& m);
+std::optional<double> find_baseline_us(const support::csv_table& table, const measurement& m);
 
 // GIO Fig. 7 from the four runs: overhead = neither part (kernel launches, or the persistent
 // kernel's synchronisation), compute = no-comm - overhead, comm = no-compute - overhead, and

@@ -1,4 +1,4 @@
-// The persistent kernel's comm shim for gio: bench/shim_gio.hpp (the benchmarks' names) plus what
+// The persistent kernel's comm shim for gio: support/shim_gio.hpp (the benchmarks' names) plus what
 // the Jacobi kernel needs beyond them: shmem_p of a double, wait_until(GE), the double max
 // reduction at workgroup scope, and a collective launch with dynamic shared memory.
 #pragma once
@@ -7,11 +7,11 @@
 
 #include "gio/device.hpp"
 #include "gio/launch.hpp"
-#include "shim_gio.hpp"
+#include "support/shim_gio.hpp"
 
 namespace jacobi {
 
-struct gio_comm : bench::gio_shim {
+struct gio_comm : support::gio_shim {
   // Device memory gio takes beyond the symmetric heap (its tables; README: 1028 MiB for a 1 GiB
   // heap), rounded up generously for the memory check.
   static constexpr std::size_t library_bytes = std::size_t(64) << 20;
@@ -34,7 +34,7 @@ struct gio_comm : bench::gio_shim {
   // Every PE launches; every workgroup co-resident; the default stream.
   template <class... Params>
   static void launch(void (*kernel)(Params...), unsigned workgroups, unsigned threads, std::size_t shared_bytes,
-                     typename bench::identity<Params>::type... args) {
+                     typename support::identity<Params>::type... args) {
     gio::launch_collective(kernel, dim3(workgroups), dim3(threads), shared_bytes, gio::stream_t{}, args...);
   }
 };

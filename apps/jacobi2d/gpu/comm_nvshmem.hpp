@@ -1,4 +1,4 @@
-// The persistent kernel's comm shim for NVSHMEM: bench/shim_nvshmem.hpp plus the Jacobi kernel's
+// The persistent kernel's comm shim for NVSHMEM: support/shim_nvshmem.hpp plus the Jacobi kernel's
 // extra calls (see comm_gio.hpp). CUDA only; the binary is built with -rdc (cmake/GioNvshmem.cmake).
 #pragma once
 #include <cstddef>
@@ -7,11 +7,11 @@
 #include <string>
 
 #include "gio/platform/launch.hpp"
-#include "shim_nvshmem.hpp"
+#include "support/shim_nvshmem.hpp"
 
 namespace jacobi {
 
-struct nvshmem_comm : bench::nvshmem_shim {
+struct nvshmem_comm : support::nvshmem_shim {
   // Device memory NVSHMEM takes beyond the symmetric heap: README's measurement, 2274 MiB for a
   // 1 GiB heap, rounded up for the memory check.
   static constexpr std::size_t library_bytes = std::size_t(1280) << 20;
@@ -45,7 +45,7 @@ struct nvshmem_comm : bench::nvshmem_shim {
   }
   template <class... Params>
   static void launch(void (*kernel)(Params...), unsigned workgroups, unsigned threads, std::size_t shared_bytes,
-                     typename bench::identity<Params>::type... args) {
+                     typename support::identity<Params>::type... args) {
     void* arguments[] = {static_cast<void*>(&args)...};
     status(nvshmemx_collective_launch(reinterpret_cast<const void*>(kernel), dim3(workgroups), dim3(threads), arguments,
                                       shared_bytes, nullptr),

@@ -2,13 +2,13 @@
 
 #include <cstdio>
 
-#include "common/failure.hpp"
+#include "support/failure.hpp"
 #include "core/job.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 
 namespace jacobi {
 
-namespace gpu = bench::gpu;
+namespace gpu = support::gpu;
 
 gpu_choice select_gpu(MPI_Comm comm) {
   const node_place place = place_on_node(comm);
@@ -20,7 +20,7 @@ gpu_choice select_gpu(MPI_Comm comm) {
   } catch (const gpu::error& e) {
     cause = std::string("no usable GPU: ") + e.what();
   }
-  apps::agree(comm, cause);
+  support::agree(comm, cause);
   const int device = place.rank % devices;
   // Node-local ranks r with r mod devices == device.
   gpu_choice choice{device, place.size > devices, (place.size - device + devices - 1) / devices};
@@ -48,7 +48,7 @@ void require_gpu_memory(MPI_Comm comm, const gpu_choice& gpu, std::size_t bytes_
     cause = "the problem needs " + gibibytes(needed) + " on GPU " + std::to_string(gpu.device) + " (" + what +
             (needed > double(bytes_per_pe) ? ", for every PE on that GPU" : "") + ") but " + gibibytes(free_bytes) +
             " are free; use a smaller --size or more GPUs";
-  apps::agree(comm, cause, apps::exit_usage);
+  support::agree(comm, cause, support::exit_usage);
 }
 
 }  // namespace jacobi

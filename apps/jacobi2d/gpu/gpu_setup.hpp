@@ -1,4 +1,4 @@
-// The GPU side of a variant's setup, through bench/gpu_runtime.hpp (the programs' one vendor
+// The GPU side of a variant's setup, through support/gpu_runtime.hpp (the programs' one vendor
 // switch): which GPU a PE uses, whether the problem fits in its memory, and owners of device and
 // pinned memory. The checks are collective and fail every PE with the cause.
 #pragma once
@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 
 namespace jacobi {
 
@@ -25,9 +25,9 @@ gpu_choice select_gpu(MPI_Comm comm);
 // `what` says what the bytes are, for the message.
 void require_gpu_memory(MPI_Comm comm, const gpu_choice& gpu, std::size_t bytes_per_pe, const std::string& what);
 
-// Owners of one allocation each (bench/gpu_runtime.hpp's).
-using device_buffer = bench::gpu::device_memory;
-using pinned_buffer = bench::gpu::pinned_memory;
+// Owners of one allocation each (support/gpu_runtime.hpp's).
+using device_buffer = support::gpu::device_memory;
+using pinned_buffer = support::gpu::pinned_memory;
 
 std::string gibibytes(double bytes);
 

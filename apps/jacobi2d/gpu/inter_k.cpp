@@ -10,11 +10,11 @@
 #include "core/problem.hpp"
 #include "gpu/device_common.hpp"
 #include "gpu/gpu_setup.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 
 namespace jacobi {
 
-namespace gpu = bench::gpu;
+namespace gpu = support::gpu;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // The gio and nvshmem variants' device code: one persistent kernel runs the whole relaxation
-// (GIO paper §6.3). One source, templated on a comm shim (bench/shim_gio.hpp, shim_nvshmem.hpp,
+// (GIO paper §6.3). One source, templated on a comm shim (support/shim_gio.hpp, shim_nvshmem.hpp,
 // extended in comm_gio.hpp / comm_nvshmem.hpp), so both libraries run the very same loop.
 //
 // Each workgroup owns a tile of the PE's tile (wg_tiling) for the whole run. Iteration t reads

@@ -13,13 +13,13 @@
 #include <thread>
 #include <vector>
 
-#include "common/failure.hpp"
+#include "support/failure.hpp"
 #include "core/host_relax.hpp"
 #include "core/problem.hpp"
 #include "core/solver.hpp"
 #include "gpu/gpu_setup.hpp"
 #include "gpu/persistent_kernel.hpp"
-#include "gpu_runtime.hpp"
+#include "support/gpu_runtime.hpp"
 
 namespace jacobi {
 
@@ -81,16 +81,16 @@ class persistent_solver final : public solver {
     memory_ = persistent_memory(layout_, tiling_);
     shared_bytes_ = persistent_shared_bytes(threads_, tiling_.ty);
     block_ = std::make_unique<symmetric_block>(memory_.total);
-    apps::agree(comm_, block_->base ? "" : std::string(Comm::traits.system) + " could not allocate " + std::to_string(memory_.total) +
+    support::agree(comm_, block_->base ? "" : std::string(Comm::traits.system) + " could not allocate " + std::to_string(memory_.total) +
                                                " bytes of symmetric memory: make " + Comm::traits.heap_size_variable +
-                                               " larger than that, or unset it", apps::exit_usage);
+                                               " larger than that, or unset it", support::exit_usage);
     progress_ = std::make_unique<pinned_buffer>(sizeof(std::uint64_t));
     initial_ = initial_tile(dec_, layout_);
     handle_ = Comm::device_handle();
   }
 
   run_result run(const run_request& request) override {
-    namespace gpu = bench::gpu;
+    namespace gpu = support::gpu;
     char* base = block_->base;
     // u_0 in both grids (their rings too), every flag and signal 0.
     for (int g = 0; g < 2; ++g) gpu::copy_to_device(base + memory_.grid[g], initial_.data(), initial_.size() * sizeof(double));
@@ -121,7 +121,7 @@ class persistent_solver final : public solver {
 
   std::vector<double> tile() override {
     std::vector<double> grid(initial_.size());
-    bench::gpu::copy_to_host(grid.data(), block_->base + memory_.grid[last_ % 2], grid.size() * sizeof(double));
+    support::gpu::copy_to_host(grid.data(), block_->base + memory_.grid[last_ % 2], grid.size() * sizeof(double));
     return interior_of(layout_, grid);
   }
 
@@ -143,10 +143,10 @@ class persistent_solver final : public solver {
       try {
         Comm::finalize();
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: finalizing %s: %s\n", apps::program_name().c_str(), Comm::traits.system, e.what());
+        std::fprintf(stderr, "%s: finalizing %s: %s\n", support::program_name().c_str(), Comm::traits.system, e.what());
       }
     }
-    bench::library_init_report report;
+    support::library_init_report report;
   };
   // One collective allocation; null on every PE when the heap has no room.
   struct symmetric_block {
@@ -155,7 +155,7 @@ class persistent_solver final : public solver {
       try {
         if (base) Comm::free(base);
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "%s: freeing symmetric memory: %s\n", apps::program_name().c_str(), e.what());
+        std::fprintf(stderr, "%s: freeing symmetric memory: %s\n", support::program_name().c_str(), e.what());
       }
     }
     char* base;
@@ -172,8 +172,8 @@ class persistent_solver final : public solver {
     MPI_Allreduce(MPI_IN_PLACE, &coresident, 1, MPI_INT, MPI_MIN, comm_);
     const std::int64_t limit = opt_.workgroups > 0 ? std::min<std::int64_t>(opt_.workgroups, coresident) : coresident;
     const wg_tiling_choice choice = choose_wg_tiling(dec_.tile, limit, max_tile_rows);
-    apps::agree(comm_, choice.error.empty() ? "" : choice.error + " (" + std::to_string(threads_) + " threads each)",
-                apps::exit_usage);
+    support::agree(comm_, choice.error.empty() ? "" : choice.error + " (" + std::to_string(threads_) + " threads each)",
+                support::exit_usage);
     return choice.tiling;
   }
 
@@ -234,12 +234,12 @@ template <class Comm>
 std::unique_ptr<solver> make_persistent_solver(const solver_setup& setup) {
   if (Comm::traits.needs_gpu_per_pe) {
     const gpu_choice gpu = select_gpu(setup.comm);
-    apps::agree(setup.comm,
-                gpu.shared && !bench::gpu::mps_daemon_running()
+    support::agree(setup.comm,
+                gpu.shared && !support::gpu::mps_daemon_running()
                     ? std::string("skipped: ") + Comm::traits.system +
                           " needs one GPU per PE or MPS (docs/running.md); run one PE per GPU, or start MPS"
                     : "",
-                apps::exit_skipped);
+                support::exit_skipped);
   }
   return std::make_unique<persistent_solver<Comm>>(setup);
 }

@@ -24,7 +24,7 @@ std::string refusal(std::vector<const char*> args, const std::vector<std::string
   options opt;
   try {
     parse_options(static_cast<int>(args.size()), args.data(), here, opt);
-  } catch (const apps::usage_error& e) {
+  } catch (const support::usage_error& e) {
     return e.what();
   }
   return "(accepted)";
@@ -116,7 +116,7 @@ TEST(Options, VariantsOfOtherBinariesSayWhereTheyAre) {
 
 TEST(Options, HelpListsEveryOptionAndVariant) {
   options opt;
-  const apps::option_parser parser = make_parser(opt, gpu_binary);
+  const support::option_parser parser = make_parser(opt, gpu_binary);
   const std::string help = parser.help();
   for (const std::string& name : parser.names()) EXPECT_NE(help.find(name), std::string::npos) << name;
   for (const variant_info& v : all_variants()) {

@@ -49,7 +49,7 @@ TEST(Report, BaselineIsTheLatestOneDeviceRowOfTheSameKind) {
   const std::string path = ::testing::TempDir() + "jacobi_baseline.csv";
   std::remove(path.c_str());
   {
-    apps::csv_appender out(path, csv_columns());
+    support::csv_appender out(path, csv_columns());
     out.row(csv_fields(sample(1, {1024, 1024}, 10.0)));
     out.row(csv_fields(sample(1, {2048, 2048}, 40.0)));  // other points per device
     measurement p = sample(1, {1024, 1024}, 11.0);
@@ -58,14 +58,14 @@ TEST(Report, BaselineIsTheLatestOneDeviceRowOfTheSameKind) {
     out.row(csv_fields(sample(1, {1024, 1024}, 9.0)));   // the latest matching row
     out.row(csv_fields(sample(2, {2048, 1024}, 9.5)));   // not one device
   }
-  const apps::csv_table table = apps::read_csv(path);
+  const support::csv_table table = support::read_csv(path);
   const std::optional<double> baseline = find_baseline_us(table, sample(2, {2048, 1024}, 9.9));
   ASSERT_TRUE(baseline.has_value());
   EXPECT_DOUBLE_EQ(*baseline, 9.0);
   measurement other = sample(2, {2048, 1024}, 9.9);
   other.parts = "no-comm";
   EXPECT_FALSE(find_baseline_us(table, other).has_value());
-  EXPECT_FALSE(find_baseline_us(apps::csv_table{}, other).has_value());
+  EXPECT_FALSE(find_baseline_us(support::csv_table{}, other).has_value());
 }
 
 TEST(Report, BreakdownOfTheFourRuns) {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "common/options.hpp"
+#include "support/options.hpp"
 
 namespace spts {
 namespace {
@@ -49,7 +49,7 @@ TEST(Options, IndegreeKernelRunsSingleAndGio) {
     try {
       parse({"--gen", "road_usa", "--kernel", "indegree", "--variant", variants});
       ADD_FAILURE() << "no error for " << variants;
-    } catch (const apps::usage_error& e) {
+    } catch (const support::usage_error& e) {
       EXPECT_NE(std::string(e.what()).find("--kernel indegree runs single and gio, not"), std::string::npos)
           << e.what();
     }
@@ -57,7 +57,7 @@ TEST(Options, IndegreeKernelRunsSingleAndGio) {
   try {
     parse({"--gen", "road_usa", "--kernel", "indegree", "--push", "signal"});
     ADD_FAILURE() << "no error for --push signal";
-  } catch (const apps::usage_error& e) {
+  } catch (const support::usage_error& e) {
     EXPECT_NE(std::string(e.what()).find("not with --push signal"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(parse({"--gen", "road_usa", "--kernel", "indegree", "--variant", "single", "--push", "fence"}));
@@ -166,7 +166,7 @@ TEST(Options, BadInputIsAUsageError) {
       {"--gen", "road_usa", "--bogus"},
       {"--gen"},
   };
-  for (const auto& args : bad) EXPECT_THROW(parse(args), apps::usage_error) << (args.empty() ? "" : args.back());
+  for (const auto& args : bad) EXPECT_THROW(parse(args), support::usage_error) << (args.empty() ? "" : args.back());
 }
 
 TEST(Options, HelpExplainsEveryOptionAndClass) {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "common/options.hpp"
+#include "support/options.hpp"
 #include "worksteal/corpus.hpp"
 #include "worksteal/options.hpp"
 #include "worksteal/reference.hpp"
@@ -58,9 +58,9 @@ TEST(WorkstealOptions, ParsesVariantsAndRejectsBadInput) {
   EXPECT_EQ(opt.variants[1], variant::static_share);
   EXPECT_DOUBLE_EQ(opt.bias, 0.25);
   const char* bad_variant[] = {"worksteal", "--variant", "ws,fast"};
-  EXPECT_THROW(parse_options(3, bad_variant, opt, help), apps::usage_error);
+  EXPECT_THROW(parse_options(3, bad_variant, opt, help), support::usage_error);
   const char* bad_bias[] = {"worksteal", "--bias", "1.5"};
-  EXPECT_THROW(parse_options(3, bad_bias, opt, help), apps::usage_error);
+  EXPECT_THROW(parse_options(3, bad_bias, opt, help), support::usage_error);
   const char* help_args[] = {"worksteal", "--help"};
   EXPECT_FALSE(parse_options(2, help_args, opt, help));
   EXPECT_NE(help.find("--termination"), std::string::npos);
