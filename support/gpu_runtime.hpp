@@ -43,7 +43,6 @@ inline int current_device() {
   check(SUPPORT_GPU_API(GetDevice)(&device), "GetDevice");
   return device;
 }
-// Creates the device's context now, so that later measurements do not include it.
 // The CUDA MPS control daemon serves this node: its pipe exists (CUDA_MPS_PIPE_DIRECTORY, else
 // the default), so several processes' kernels share a GPU side by side. What gio finds out at init.
 inline bool mps_daemon_running() {
@@ -53,6 +52,7 @@ inline bool mps_daemon_running() {
   return ::stat(pipe.c_str(), &info) == 0;
 }
 
+// Creates the device's context now, so that later measurements do not include it.
 inline void create_context() { check(SUPPORT_GPU_API(Free)(nullptr), "Free(nullptr)"); }
 
 inline std::size_t free_memory() {
