@@ -321,19 +321,23 @@ class syncfree_solver {
                             static_cast<std::uint64_t>(opt.timeout_seconds * 1e9),
                             static_cast<std::uint32_t>(opt.backoff_ns)};
     // As many workgroups as are resident at once (the kernel loops over tickets), shared among
-    // the PEs whose kernels share the GPU.
+    // the PEs whose kernels share the GPU. Under MPS gio's counts are already this PE's share
+    // (gio::gpu_share); otherwise the GPU's, divided here.
+    const gio::gpu_share share_of_gpu = gio::shmem_gpu_share();
+    const int sharers = share_of_gpu.limits() ? 1 : pes_on_gpu;
+    const int multiprocessors = share_of_gpu.multiprocessors(runtime::multiprocessor_count()) / sharers;
     const int resident =
         kernel_ == kernel_choice::slots      ? gio::max_coresident_wgs(gpu::solve_slots_kernel<Mode>, gpu::block_threads)
         : kernel_ == kernel_choice::indegree ? gio::max_coresident_wgs(indegree_kernel(lane_rows_), gpu::block_threads)
                                              : gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads);
-    workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / pes_on_gpu);
+    workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / sharers);
     if (opt.workgroups == 0 && opt.wgs_per_multiprocessor > 0)  // chains (plan_kernel)
-      workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * runtime::multiprocessor_count() / pes_on_gpu));
+      workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * multiprocessors));
     if (kernel_ == kernel_choice::indegree) {
       const auto start = clock_type::now();
       indegree_.emplace(share, make_dependents(L, part, pe), part.most_local_rows(), symmetric_counts);
       // gio: one wave per multiprocessor's share polls the queue while its PE has rows unsolved.
-      pollers_ = opt.pollers > 0 ? opt.pollers : std::max(1, runtime::multiprocessor_count() / pes_on_gpu);
+      pollers_ = opt.pollers > 0 ? opt.pollers : std::max(1, multiprocessors);
       const int waves = workgroups_ * static_cast<int>(gpu::waves_per_block);
       indegree_args_ = indegree_->args(opt.stack_rows, std::max(0, waves - pollers_));
       setup_ms_ = seconds_since(start) * 1e3;
