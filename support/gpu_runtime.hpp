@@ -130,6 +130,16 @@ inline void fill(void* dst, int byte, std::size_t bytes) {
   check(SUPPORT_GPU_API(Memset)(dst, byte, bytes), "Memset");
 }
 inline void synchronize() { check(SUPPORT_GPU_API(DeviceSynchronize)(), "DeviceSynchronize"); }
+
+// Workgroups of `kernel` at `threads` threads (and `shared_bytes` of dynamic shared memory) one
+// multiprocessor runs at once.
+template <class Kernel>
+int resident_wgs_per_multiprocessor(Kernel kernel, int threads, std::size_t shared_bytes = 0) {
+  int per_multiprocessor = 0;
+  check(SUPPORT_GPU_API(OccupancyMaxActiveBlocksPerMultiprocessor)(&per_multiprocessor, kernel, threads, shared_bytes),
+        "OccupancyMaxActiveBlocksPerMultiprocessor");
+  return per_multiprocessor;
+}
 // After a kernel launch: reports a bad launch configuration at once (a fault shows at sync).
 inline void check_launch(const char* kernel) { check(SUPPORT_GPU_API(GetLastError)(), kernel); }
 
