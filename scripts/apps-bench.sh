@@ -4,7 +4,8 @@
 # scaling at 1K², 2K², 4K² per GPU (every variant, NVSHMEM's when built; on a 2-GPU machine also
 # 4 PEs on 2 GPUs), the sparse triangular solve on the five generated classes of the GIO paper's
 # Table 1 at full size with every baseline, and the work-stealing workloads (memset, UTS,
-# contains) with every variant plus a worker-count sweep. Writes the CSVs, logs, tables, plots and
+# contains) with every variant (the nvshmem one where built), a worker-count sweep and one
+# steal's latency over gio and NVSHMEM. Writes the CSVs, logs, tables, plots and
 # machine.txt (which GPUs, which links) to OUTDIR. Uses a Release CUDA build (default build-gpu,
 # the one scripts/gpu-check.sh makes; built here if missing).
 #
@@ -43,10 +44,12 @@ most=${pe_counts##* }
 if [ ! -f "$build/build.ninja" ]; then
   configure_gpu_build >"$out/configure.log" 2>&1 || exit 1
 fi
-targets="jacobi2d spts worksteal"
-[ "$jacobi$spts" = 00 ] && targets=worksteal
+targets="jacobi2d spts worksteal worksteal-steal-latency"
+[ "$jacobi$spts" = 00 ] && targets="worksteal worksteal-steal-latency"
 [ "$mps" = 1 ] && targets="jacobi2d spts gio-bench"
 grep -q 'jacobi2d-nvshmem' "$build/build.ninja" && targets="$targets jacobi2d-nvshmem"
+[ "$worksteal" = 1 ] && grep -q 'worksteal-nvshmem' "$build/build.ninja" &&
+  targets="$targets worksteal-nvshmem worksteal-steal-latency-nvshmem"
 [ "$mps" = 1 ] && grep -q 'gio-bench-nvshmem' "$build/build.ninja" && targets="$targets gio-bench-nvshmem"
 cmake --build "$build" -j "$(nproc)" --target $targets >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
@@ -105,17 +108,29 @@ if [ "$worksteal" = 1 ]; then
   w=$build/apps/worksteal/worksteal csv=$out/worksteal.csv log=$out/worksteal.log
   rm -f "$csv"
   # 2^26 memset slots (512 MiB) and the queues fit a 2 GiB heap.
-  export GIO_SYMMETRIC_SIZE=2G
+  export GIO_SYMMETRIC_SIZE=2G NVSHMEM_SYMMETRIC_SIZE=2G
   common="--warmup 1 --repeats 5 --csv $csv"
+  # The nvshmem variant (the same runtime over NVSHMEM) right after gio's runs of each workload.
+  wn=$build/apps/worksteal/worksteal-nvshmem
+  nv() { [ -x "$wn" ] && run "$log" "$@"; return 0; }
   for np in $pe_counts; do
     run "$log" "$np" "$w" --workload memset --variant ws,static,host-queues $common
+    nv "$np" "$wn" --workload memset --variant nvshmem $common
     run "$log" "$np" "$w" --workload memset --tasks 64M --variant ws,static $common
+    nv "$np" "$wn" --workload memset --tasks 64M --variant nvshmem $common
     run "$log" "$np" "$w" --workload uts --tree T1L --variant ws,static $common
+    nv "$np" "$wn" --workload uts --tree T1L --variant nvshmem $common
     run "$log" "$np" "$w" --workload uts --tree T3L --variant ws $common
+    nv "$np" "$wn" --workload uts --tree T3L --variant nvshmem $common
     run "$log" "$np" "$w" --workload uts --tree T1XL --variant ws --warmup 1 --repeats 3 --csv "$csv"
+    nv "$np" "$wn" --workload uts --tree T1XL --variant nvshmem --warmup 1 --repeats 3 --csv "$csv"
     run "$log" "$np" "$w" --workload contains --variant ws,static,host-queues $common
+    nv "$np" "$wn" --workload contains --variant nvshmem $common
     for term in tree; do run "$log" "$np" "$w" --workload uts --tree T1L --variant ws --termination $term $common; done
   done
+  # One steal's cost (same GPU; across NVLink with 2 PEs), gio then NVSHMEM.
+  run "$out/steal-latency.log" 2 "$w-steal-latency" --rounds 4000
+  [ -x "$w-steal-latency-nvshmem" ] && run "$out/steal-latency.log" 2 "$w-steal-latency-nvshmem" --rounds 4000
   run "$log" 1 "$w" --workload uts --tree T1L --variant cpu --warmup 0 --repeats 1 --csv "$csv"
   # contains at every worker count (ws against static), on 1 GPU and on every GPU.
   for np in $pe_counts; do

@@ -93,7 +93,7 @@ bool parse_options(int argc, const char* const* argv, options& opt, std::string&
   p.value("--phase-tasks", "N", "tasks a phase runs, taken by whichever thread is free (default: uts one per thread, "
           "memset and contains half the local queue)",
           [&](const std::string& v) { opt.phase_tasks = parse_u32("--phase-tasks", v); });
-  p.value("--bias", "P", "probability that a victim is on the thief's own GPU (default 0.5)",
+  p.value("--bias", "P", "probability that a victim is on the thief's own GPU (default 0.95)",
           [&](const std::string& v) { opt.bias = parse_probability("--bias", v); });
   p.value("--node-bias", "P", "of the other victims, probability that one is on this node (default 0.9)",
           [&](const std::string& v) { opt.node_bias = parse_probability("--node-bias", v); });

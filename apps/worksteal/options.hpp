@@ -32,7 +32,7 @@ struct options {
   std::uint32_t spill = 16384;
   std::uint32_t max_steal = 0;             // 0 = local_queue / 2
   std::uint32_t phase_tasks = 0;           // 0 = per workload: uts one per thread, else local_queue / 2
-  double bias = 0.5;                       // probability of a victim on the thief's own GPU
+  double bias = 0.95;                      // probability of a victim on the thief's own GPU
   double node_bias = 0.9;
   std::string termination = "counter";     // counter | tree
   int warmup = 1;

@@ -3,7 +3,6 @@
 #pragma once
 #include <cstdint>
 
-#include "gio/device.hpp"
 #include "gio/ws.hpp"
 #include "uts.hpp"
 
@@ -24,8 +23,9 @@ struct memset_program {
 };
 template <class Spawn> GIO_DEVICE void memset_task::operator()(const memset_program& p, Spawn& spawn) const {
   const int owner = static_cast<int>(index / p.slots_per_pe);
-  // An add, not a store, so that a task run twice shows as a 2.
-  gio::shmem_ctx_uint64_atomic_add(spawn.context(), p.slots + index % p.slots_per_pe, 1, owner);
+  // An add, not a store, so that a task run twice shows as a 2; through the runtime's comm, so
+  // that the program runs over gio and over NVSHMEM alike.
+  Spawn::comm::add(spawn.context(), p.slots + index % p.slots_per_pe, 1, owner);
 }
 
 // ---- uts: a task generates one child of a node and splits the node's other children in two ----

@@ -32,8 +32,11 @@ bool parse_run_options(int argc, char** argv, MPI_Comm comm, build_kind kind, op
     for (variant v : opt.variants) {
       if (kind == build_kind::cpu_only && v != variant::cpu)
         throw support::usage_error(std::string("--variant ") + name_of(v) + ": this build has no GPU (GIO_GPU=none): only cpu");
-      if (v == variant::nvshmem)
-        throw support::usage_error("--variant nvshmem: this build has no NVSHMEM variant (docs/worksteal.md)");
+      if (kind == build_kind::gpu && v == variant::nvshmem)
+        throw support::usage_error("--variant nvshmem runs in worksteal-nvshmem, built where NVSHMEM is found (docs/worksteal.md)");
+      if (kind == build_kind::nvshmem && v != variant::nvshmem)
+        throw support::usage_error(std::string("--variant ") + name_of(v) + ": worksteal-nvshmem runs only --variant nvshmem; "
+                                   "the other variants are worksteal's");
     }
     if (opt.work == workload::uts && !(tree = uts::find_tree(opt.tree)))
       throw support::usage_error("--tree: unknown tree '" + opt.tree + "' (one of " + uts::tree_names() + ")");

@@ -14,10 +14,12 @@
 
 namespace worksteal {
 
-enum class build_kind { gpu, cpu_only };
+// What a program runs: gpu = worksteal over gio (every variant but nvshmem); nvshmem =
+// worksteal-nvshmem (the nvshmem variant only); cpu_only = the GPU-less build (cpu only).
+enum class build_kind { gpu, nvshmem, cpu_only };
 
 // Collective: parses the command line on every PE and checks what this build can run (the tree
-// exists; no GPU variant without a GPU; no nvshmem variant). Bad input ends every PE with exit
+// exists; each variant in the program that runs it). Bad input ends every PE with exit
 // status 2 and the cause; --help prints the help on PE 0 and returns false.
 bool parse_run_options(int argc, char** argv, MPI_Comm comm, build_kind kind, options& opt,
                        const uts::named_tree*& tree);

@@ -1,15 +1,15 @@
 // Where the public queues and termination words live, and how a worker reaches another PE's:
-// one small interface the worker is written against (MGWS thesis §4.7). Every operation on a
-// queue word, the owner's own included, goes through it, so a word is only ever updated one way
-// (gio's atomics; docs/memory-model.md, "Work stealing").
-//   symmetric_queues  the symmetric heap: peers through gio (load/store over NVLink/xGMI/PCIe, or gda)
+// one small interface the worker is written against (MGWS thesis §4.7), over a comm (the
+// library's calls, comm_gio.hpp). Every operation on a queue word, the owner's own included, goes
+// through it, so a word is only ever updated one way (docs/memory-model.md, "Work stealing").
+//   symmetric_queues  the symmetric heap: peers through the comm (gio: load/store over
+//                     NVLink/xGMI/PCIe, or gda)
 //   host_queues       one pinned host area of the node, mapped into every GPU: plain system-scope
 //                     atomics and loads (the thesis's multi-GPU design, a baseline)
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
-#include "gio/device.hpp"
 #include "gio/device/ws/layout.hpp"
 #include "gio/platform/platform.hpp"
 #include "gio/platform/strong.hpp"
@@ -17,22 +17,28 @@
 namespace gio::ws {
 
 // What every placement holds: the worker's context and the run's configuration.
-class placement_base {
+template <class Comm> class placement_base {
  public:
-  GIO_DEVICE placement_base(const ctx& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
-  GIO_DEVICE const ctx& context() const { return c_; }
-  GIO_DEVICE int my_pe() const { return shmem_my_pe(c_); }
+  using comm = Comm;
+  using context_type = typename Comm::ctx;
+  GIO_DEVICE placement_base(const context_type& c, const run_config& cfg) : c_(c), cfg_(cfg) {}
+  GIO_DEVICE const context_type& context() const { return c_; }
+  GIO_DEVICE int my_pe() const { return Comm::my_pe(c_); }
 
  protected:
-  const ctx& c_;
+  const context_type& c_;
   const run_config& cfg_;
 };
 
-class symmetric_queues : public placement_base {
+template <class Comm> class symmetric_queues : public placement_base<Comm> {
+  using base = placement_base<Comm>;
+  using base::c_;
+  using base::cfg_;
+
  public:
   // A thief may acquire a same-GPU victim's release at device scope (the queues are GPU memory).
   static constexpr bool same_gpu_device_scope = true;
-  using placement_base::placement_base;
+  using base::base;
   // The same symmetric address names the word on every PE; `pe` picks the PE.
   GIO_DEVICE queue_header* header(int, unsigned worker) const {
     return reinterpret_cast<queue_header*>(cfg_.queues) + worker;
@@ -41,31 +47,34 @@ class symmetric_queues : public placement_base {
     return reinterpret_cast<task*>(cfg_.queues + cfg_.ring_offset) + std::size_t{worker} * cfg_.public_capacity;
   }
   GIO_DEVICE termination_words* term(int) const { return cfg_.term_words; }
-  GIO_DEVICE std::uint64_t fetch(std::uint64_t* w, int pe) const { return shmem_ctx_uint64_atomic_fetch(c_, w, pe); }
+  GIO_DEVICE std::uint64_t fetch(std::uint64_t* w, int pe) const { return Comm::fetch(c_, w, pe); }
   GIO_DEVICE std::uint64_t fetch_add(std::uint64_t* w, std::uint64_t v, int pe) const {
-    return shmem_ctx_uint64_atomic_fetch_add(c_, w, v, pe);
+    return Comm::fetch_add(c_, w, v, pe);
   }
   GIO_DEVICE std::uint64_t fetch_or(std::uint64_t* w, std::uint64_t v, int pe) const {
-    return shmem_ctx_uint64_atomic_fetch_or(c_, w, v, pe);
+    return Comm::fetch_or(c_, w, v, pe);
   }
-  GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int pe) const { shmem_ctx_uint64_atomic_add(c_, w, v, pe); }
-  GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int pe) const { shmem_ctx_uint64_atomic_set(c_, w, v, pe); }
+  GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::add(c_, w, v, pe); }
+  GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::set(c_, w, v, pe); }
   // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory.
   GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int pe) const {
-    shmem_ctx_getmem_wg(c_, dst, src, std::size_t{n} * sizeof(task), pe);
+    Comm::get_wg(c_, dst, src, std::size_t{n} * sizeof(task), pe);
   }
-  // This thread's (and, after a workgroup barrier, its group's) earlier loads and stores are
-  // ordered before its later stores and atomics, at every PE (release; gda: completed).
-  GIO_DEVICE void fence() const { shmem_ctx_fence(c_); }
+  // Release: this thread's (after a workgroup barrier, its group's) earlier accesses before its
+  // later stores and atomics, at every PE.
+  GIO_DEVICE void fence() const { Comm::fence(c_); }
 
 };
 
-class host_queues : public placement_base {
+template <class Comm> class host_queues : public placement_base<Comm> {
+  using base = placement_base<Comm>;
+  using base::cfg_;
+
  public:
   // System scope throughout: host memory's lines may be held where device-scope fences do not
   // look (one hypothesis for the nodes UTS lost through host queues on one GPU, docs/results.md).
   static constexpr bool same_gpu_device_scope = false;
-  using placement_base::placement_base;
+  using base::base;
   GIO_DEVICE queue_header* header(int pe, unsigned worker) const {
     return reinterpret_cast<queue_header*>(cfg_.queues + std::size_t(pe) * cfg_.pe_stride) + worker;
   }

@@ -1,6 +1,7 @@
 // The work-stealing runtime's host part: sizes the workers, allocates the queues (symmetric heap,
-// or one pinned host area per node), and runs a program's persistent kernel. Header-only and
-// built by the GPU compiler, because the kernel is instantiated for the user's program.
+// or one pinned host area per node), and runs a program's persistent kernel, over a comm (gio's
+// by default, comm_gio.hpp). Header-only and built by the GPU compiler, because the kernel is
+// instantiated for the user's program.
 #pragma once
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -12,20 +13,20 @@
 #include <string>
 #include <vector>
 
-#include "gio/device.hpp"
+#include "gio/device/ws/comm_gio.hpp"
 #include "gio/device/ws/worker.hpp"
 #include "gio/host.hpp"
-#include "gio/launch.hpp"
 
 namespace gio::ws {
 
 // One persistent kernel per PE, one worker per workgroup.
 template <class Program, class Queues>
-__global__ void worker_kernel(device_handle h, Program program, run_config cfg) {
-  __shared__ ctx storage;
+__global__ void worker_kernel(typename Queues::comm::handle h, Program program, run_config cfg) {
+  using comm = typename Queues::comm;
+  __shared__ typename comm::ctx_storage storage;
   __shared__ detail::worker_state state;
   extern __shared__ uint4 gio_ws_dynamic_shared[];  // the local queue, then the damping bits
-  const ctx& c = ctx_create_wg(h, storage);
+  const typename comm::ctx& c = comm::open_wg(h, storage);
   task* local = reinterpret_cast<task*>(gio_ws_dynamic_shared);
   const Queues queues(c, cfg);
   detail::worker<Program, Queues> w(program, cfg, queues, state, local,
@@ -74,7 +75,8 @@ struct options {
   std::uint32_t phase_tasks = 0;        // most tasks one phase runs (any free thread takes the
                                         // next); 0 = threads. More evens out irregular tasks;
                                         // spawns need room above them in the local queue
-  double same_gpu_bias = 0.5;           // probability that a thief's victim is on its own GPU
+  double same_gpu_bias = 0.95;          // probability that a thief's victim is on its own GPU
+                                        // (measured, docs/worksteal.md "Victim selection")
   double same_node_bias = 0.9;          // of the rest, probability that it is on this node
   termination term = termination::counter;
   scheduling sched = scheduling::stealing;
@@ -109,32 +111,21 @@ struct run_result {
 };
 
 namespace detail {
-inline void check_gpu(platform::launch_status s, const char* what) {
-  if (!platform::launch_ok(s))
-    throw error(shmem_my_pe(), std::string("gio::ws: ") + what + ": " + platform::launch_error_text(s));
-}
-template <class T> T* gpu_alloc(std::size_t count) {
-  void* p = nullptr;
-  check_gpu(platform::gpu_malloc(&p, count * sizeof(T)), "allocating device memory");
-  return static_cast<T*>(p);
+inline void check_gpu(int pe, platform::launch_status s, const char* what) {
+  if (!platform::launch_ok(s)) throw error(pe, std::string("gio::ws: ") + what + ": " + platform::launch_error_text(s));
 }
 }  // namespace detail
 
-template <class Program> class runtime {
+template <class Program, class Comm = gio_comm> class runtime {
  public:
   // Collective over every PE: the same options everywhere. Throws gio::error naming the cause.
   explicit runtime(const options& opt) : opt_(opt) {
-    me_ = shmem_my_pe();
-    pes_ = opt.pes > 0 ? opt.pes : shmem_n_pes();
-    if (pes_ > shmem_n_pes()) refuse("options.pes = " + std::to_string(pes_) + " but only " + std::to_string(shmem_n_pes()) + " PEs run");
+    me_ = Comm::my_pe();
+    pes_ = opt.pes > 0 ? opt.pes : Comm::n_pes();
+    if (pes_ > Comm::n_pes()) refuse("options.pes = " + std::to_string(pes_) + " but only " + std::to_string(Comm::n_pes()) + " PEs run");
     validate();
-    // Over gda a word updated by other nodes' NIC atomics and by this node's GPU atomics (the
-    // owner's lock, near thieves' claims) is not atomic (docs/memory-model.md, "Through the NIC"),
-    // and gio does not route the node's atomics through the NIC yet: refuse rather than lose tasks.
     for (int pe = 0; pe < pes_; ++pe)
-      if (shmem_peer_report(pe).how == transport::gda)
-        refuse("work stealing with PE " + std::to_string(pe) + " reached over gda needs this node's atomics on the "
-               "queue words routed through the NIC, which gio does not do yet");
+      if (const std::string why = Comm::unstealable(pe); !why.empty()) refuse("work stealing with " + why);
     workers_ = agree_on_workers();
     total_ = static_cast<std::uint32_t>(workers_) * static_cast<std::uint32_t>(pes_);
     if (total_ > 65536) refuse("too many workers in all (" + std::to_string(total_) + "; at most 65536)");
@@ -142,7 +133,7 @@ template <class Program> class runtime {
   }
   ~runtime() {
     if (opt_.where == placement::symmetric) {
-      shmem_free(sym_area_);
+      Comm::release(sym_area_);
     } else if (host_area_) {
       static_cast<void>(platform::host_unregister(host_area_));  // teardown: nothing to do about a failure
       munmap(host_area_, host_bytes_);
@@ -164,29 +155,27 @@ template <class Program> class runtime {
     reset();
     run_config cfg = cfg_;
     cfg.initial_count = participating() ? initial_count : 0;
-    shmem_barrier_all();  // every queue reset before any thief looks
+    Comm::barrier_all();  // every queue reset before any thief looks
     run_result result;
     if (participating()) {
       const std::size_t shared = worker_shared_bytes(opt_.local_capacity, total_);
       with_kernel([&](auto kernel) {
-        launch_collective(kernel, dim3(workers_), dim3(opt_.threads), shared, stream_t{}, shmem_device_handle(), program,
-                          cfg);
+        Comm::launch(kernel, static_cast<unsigned>(workers_), opt_.threads, shared, Comm::kernel_handle(), program, cfg);
       });
-      detail::check_gpu(platform::gpu_synchronize(), "running the workers");
+      check_gpu(platform::gpu_synchronize(), "running the workers");
       result.workers.resize(workers_);
-      detail::check_gpu(platform::gpu_copy(result.workers.data(), stats_, workers_ * sizeof(worker_stats)),
-                        "reading the statistics");
+      check_gpu(platform::gpu_copy(result.workers.data(), stats_, workers_ * sizeof(worker_stats)), "reading the statistics");
       std::uint64_t stamps[2];
       std::uint32_t err = 0;
       std::uint64_t detail_word = 0;
-      detail::check_gpu(platform::gpu_copy(stamps, stamps_, sizeof stamps), "reading the timestamps");
-      detail::check_gpu(platform::gpu_copy(&err, error_, sizeof err), "reading the error word");
-      detail::check_gpu(platform::gpu_copy(&detail_word, error_detail_, sizeof detail_word), "reading the error word");
+      check_gpu(platform::gpu_copy(stamps, stamps_, sizeof stamps), "reading the timestamps");
+      check_gpu(platform::gpu_copy(&err, error_, sizeof err), "reading the error word");
+      check_gpu(platform::gpu_copy(&detail_word, error_detail_, sizeof detail_word), "reading the error word");
       result.seconds = stamps[1] > stamps[0] ? (stamps[1] - stamps[0]) * 1e-9 : 0;
       result.error = static_cast<run_error>(err);
       result.error_worker = static_cast<std::uint32_t>(detail_word >> 32);
     }
-    shmem_barrier_all();  // nobody resets its queues while another PE's thief still reads them
+    Comm::barrier_all();  // nobody resets its queues while another PE's thief still reads them
     agree_on_errors(result);
     return result;
   }
@@ -205,23 +194,19 @@ template <class Program> class runtime {
  private:
   [[noreturn]] void fail(const std::string& cause) const { throw error(me_, "gio::ws: " + cause); }
   [[noreturn]] void refuse(const std::string& cause) const { throw config_error(me_, "gio::ws: " + cause); }
+  void check_gpu(platform::launch_status s, const char* what) const { detail::check_gpu(me_, s, what); }
 
-  // Collective: `mine` combined over every PE (min or max), through a symmetric scratch pair.
+  // Collective: `mine` combined over every PE (min or max).
   template <class T> T over_every_pe(T mine, reduce_op op) {
-    T* sym = static_cast<T*>(shmem_malloc(2 * sizeof(T)));
-    shmem_putmem(sym, &mine, sizeof mine, me_);
-    if (op == reduce_op::min) shmem_min_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
-    else shmem_max_reduce(SHMEM_TEAM_WORLD, sym + 1, sym, 1);
-    T all{};
-    shmem_getmem(&all, sym + 1, sizeof all, me_);
-    shmem_free(sym);
-    return all;
+    return static_cast<T>(Comm::over_every_pe(static_cast<long long>(mine), op));
   }
 
-  // f(the worker kernel of this run's placement).
+  // f(the worker kernel of this run's placement; host queues only where the comm has them).
   template <class F> decltype(auto) with_kernel(F&& f) const {
-    if (opt_.where == placement::symmetric) return f(worker_kernel<Program, symmetric_queues>);
-    return f(worker_kernel<Program, host_queues>);
+    if constexpr (Comm::host_placement) {
+      if (opt_.where == placement::host) return f(worker_kernel<Program, host_queues<Comm>>);
+    }
+    return f(worker_kernel<Program, symmetric_queues<Comm>>);
   }
 
   // Every PE throws run_failure when a worker of any PE failed: the failed PE with its worker,
@@ -251,6 +236,7 @@ template <class Program> class runtime {
     if (opt_.phase_tasks > opt_.local_capacity) refuse("phase_tasks must be at most local_capacity");
     if (opt_.same_gpu_bias < 0 || opt_.same_gpu_bias > 1 || opt_.same_node_bias < 0 || opt_.same_node_bias > 1)
       refuse("the victim biases are probabilities (0 to 1)");
+    if (opt_.where == placement::host && !Comm::host_placement) refuse("placement::host needs gio's comm");
   }
   std::uint32_t max_steal() const { return opt_.max_steal ? opt_.max_steal : opt_.local_capacity / 2; }
 
@@ -258,7 +244,7 @@ template <class Program> class runtime {
   // must fit everywhere (a worker that never starts would hang the termination detection).
   int agree_on_workers() {
     const std::size_t shared = worker_shared_bytes(opt_.local_capacity, 65536);
-    const int fit = with_kernel([&](auto kernel) { return max_coresident_wgs(kernel, opt_.threads, shared); });
+    const int fit = with_kernel([&](auto kernel) { return Comm::max_coresident(kernel, opt_.threads, shared); });
     const int fewest = over_every_pe(participating() ? fit : 1 << 30, reduce_op::min);
     if (fewest < 1) refuse("not even one worker of " + std::to_string(opt_.threads) + " threads fits on a GPU");
     if (opt_.workers > fewest)
@@ -269,9 +255,10 @@ template <class Program> class runtime {
   }
 
   template <class T> T* device_array(std::size_t count) {
-    T* p = detail::gpu_alloc<T>(count);
+    void* p = nullptr;
+    check_gpu(platform::gpu_malloc(&p, count * sizeof(T)), "allocating device memory");
     device_.push_back(p);
-    return p;
+    return static_cast<T*>(p);
   }
 
   void allocate() {
@@ -293,13 +280,13 @@ template <class Program> class runtime {
     cfg_.where = opt_.where;
     cfg_.ring_offset = headers;
     cfg_.seed = opt_.seed;
-    cfg_.wait_timeout_ns = shmem_device_handle().wait_timeout_ns;
+    cfg_.wait_timeout_ns = Comm::wait_timeout_ns();
     if (opt_.where == placement::symmetric) {
-      sym_area_ = static_cast<char*>(shmem_align(4096, queue_bytes_ + sizeof(termination_words)));
+      sym_area_ = static_cast<char*>(Comm::allocate(queue_bytes_ + sizeof(termination_words)));
       if (!sym_area_) refuse("the public queues need " + std::to_string(queue_bytes_ >> 20) + " MiB of symmetric heap");
       cfg_.queues = sym_area_;
       cfg_.term_words = reinterpret_cast<termination_words*>(sym_area_ + queue_bytes_);
-    } else {
+    } else if constexpr (Comm::host_placement) {
       map_host_area();
     }
     cfg_.spill = device_array<task>(std::size_t{static_cast<std::uint32_t>(workers_)} * opt_.spill_capacity);
@@ -312,8 +299,7 @@ template <class Program> class runtime {
     std::vector<std::int32_t> near, far;
     std::vector<std::uint8_t> distance(pes_);
     for (int pe = 0; pe < pes_; ++pe) {
-      const peer_report r = shmem_peer_report(pe);
-      distance[pe] = pe == me_ || (r.caps & peer_same_device) ? 0 : r.how == transport::p2p ? 1 : 2;
+      distance[pe] = static_cast<std::uint8_t>(Comm::distance(pe));
       if (pe != me_) (distance[pe] < 2 ? near : far).push_back(pe);
     }
     cfg_.near_count = static_cast<std::uint32_t>(near.size());
@@ -321,8 +307,8 @@ template <class Program> class runtime {
     near.push_back(0);  // never empty
     std::int32_t* near_dev = device_array<std::int32_t>(near.size());
     std::uint8_t* distance_dev = device_array<std::uint8_t>(distance.size());
-    detail::check_gpu(platform::gpu_copy(near_dev, near.data(), near.size() * sizeof(std::int32_t)), "copying the victim list");
-    detail::check_gpu(platform::gpu_copy(distance_dev, distance.data(), distance.size()), "copying the distances");
+    check_gpu(platform::gpu_copy(near_dev, near.data(), near.size() * sizeof(std::int32_t)), "copying the victim list");
+    check_gpu(platform::gpu_copy(distance_dev, distance.data(), distance.size()), "copying the distances");
     cfg_.near_pes = near_dev;
     cfg_.pe_distance = distance_dev;
   }
@@ -359,7 +345,7 @@ template <class Program> class runtime {
     if (p == MAP_FAILED) fail("cannot map the host queue area: " + std::string(std::strerror(errno)));
     host_area_ = static_cast<char*>(p);
     void* device = nullptr;
-    detail::check_gpu(platform::host_register_mapped(host_area_, host_bytes_, &device), "pinning the host queue area");
+    check_gpu(platform::host_register_mapped(host_area_, host_bytes_, &device), "pinning the host queue area");
     cfg_.queues = static_cast<char*>(device);
     cfg_.term_words = reinterpret_cast<termination_words*>(static_cast<char*>(device) + cfg_.pe_stride * pes_);
     probe_host_placement();
@@ -375,8 +361,8 @@ template <class Program> class runtime {
     shmem_barrier_all();
     if (participating()) {
       probe_host_atomics<<<blocks, threads>>>(reinterpret_cast<std::uint64_t*>(cfg_.term_words), rounds);
-      detail::check_gpu(platform::gpu_last_error(), "launching the host-atomics probe");
-      detail::check_gpu(platform::gpu_synchronize(), "running the host-atomics probe");
+      check_gpu(platform::gpu_last_error(), "launching the host-atomics probe");
+      check_gpu(platform::gpu_synchronize(), "running the host-atomics probe");
     }
     shmem_barrier_all();
     const std::uint64_t want = std::uint64_t{blocks} * threads * rounds * static_cast<std::uint64_t>(pes_);
@@ -387,11 +373,11 @@ template <class Program> class runtime {
       auto* mine = reinterpret_cast<termination_words*>(reinterpret_cast<char*>(cfg_.term_words) + cfg_.term_stride * me_);
       std::memset(host_area_ + cfg_.pe_stride * pes_ + cfg_.term_stride * me_, 0, sizeof(termination_words));
       unsigned long long* count = device_array<unsigned long long>(1);
-      detail::check_gpu(platform::gpu_fill(count, 0, sizeof *count), "resetting the probe");
+      check_gpu(platform::gpu_fill(count, 0, sizeof *count), "resetting the probe");
       probe_host_message_passing<<<2, 32>>>(&mine->unused1[0], &mine->unused2[0], 2000, count);
-      detail::check_gpu(platform::gpu_last_error(), "launching the host message-passing probe");
-      detail::check_gpu(platform::gpu_synchronize(), "running the host message-passing probe");
-      detail::check_gpu(platform::gpu_copy(&stale, count, sizeof stale), "reading the probe");
+      check_gpu(platform::gpu_last_error(), "launching the host message-passing probe");
+      check_gpu(platform::gpu_synchronize(), "running the host message-passing probe");
+      check_gpu(platform::gpu_copy(&stale, count, sizeof stale), "reading the probe");
     }
     shmem_barrier_all();
     if (seen != want)
@@ -407,18 +393,18 @@ template <class Program> class runtime {
   // This PE's queues and termination words to zero (epoch 0, empty), its counters too.
   void reset() {
     if (opt_.where == placement::symmetric) {
-      detail::check_gpu(platform::gpu_fill(sym_area_, 0, queue_bytes_ + sizeof(termination_words)), "resetting the queues");
+      check_gpu(platform::gpu_fill(sym_area_, 0, queue_bytes_ + sizeof(termination_words)), "resetting the queues");
     } else if (me_ < pes_) {
       std::memset(host_area_ + cfg_.pe_stride * me_, 0, queue_bytes_);
       std::memset(host_area_ + cfg_.pe_stride * pes_ + cfg_.term_stride * me_, 0, cfg_.term_stride);
     }
-    detail::check_gpu(platform::gpu_fill(cfg_.initial_next, 0, sizeof(unsigned long long)), "resetting the initial set");
-    detail::check_gpu(platform::gpu_fill(stats_, 0, workers_ * sizeof(worker_stats)), "resetting the statistics");
-    detail::check_gpu(platform::gpu_fill(error_, 0, sizeof(std::uint32_t)), "resetting the error word");
-    detail::check_gpu(platform::gpu_fill(error_detail_, 0, sizeof(std::uint64_t)), "resetting the error word");
+    check_gpu(platform::gpu_fill(cfg_.initial_next, 0, sizeof(unsigned long long)), "resetting the initial set");
+    check_gpu(platform::gpu_fill(stats_, 0, workers_ * sizeof(worker_stats)), "resetting the statistics");
+    check_gpu(platform::gpu_fill(error_, 0, sizeof(std::uint32_t)), "resetting the error word");
+    check_gpu(platform::gpu_fill(error_detail_, 0, sizeof(std::uint64_t)), "resetting the error word");
     const std::uint64_t stamps[2] = {~std::uint64_t{0}, 0};
-    detail::check_gpu(platform::gpu_copy(stamps_, stamps, sizeof stamps), "resetting the timestamps");
-    detail::check_gpu(platform::gpu_synchronize(), "resetting the queues");
+    check_gpu(platform::gpu_copy(stamps_, stamps, sizeof stamps), "resetting the timestamps");
+    check_gpu(platform::gpu_synchronize(), "resetting the queues");
   }
 
   options opt_;

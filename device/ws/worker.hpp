@@ -5,7 +5,9 @@
 // docs/worksteal.md argues the protocol; docs/memory-model.md ("Work stealing") its ordering.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 
+#include "gio/device/checks.hpp"
 #include "gio/device/ws/placement.hpp"
 #include "gio/device/ws/sws.hpp"
 #include "gio/device/ws/task.hpp"
@@ -14,17 +16,20 @@
 namespace gio::ws {
 
 // What a task gets besides the program: spawn(value) adds a task to this worker's local queue;
-// context() is the worker's gio context; tally / tally_max accumulate the program's own counts
-// per thread (summed into worker_stats).
-template <class List> class spawner {
+// context() is the worker's context of the comm (gio's ctx by default; `comm` names the comm, so
+// that a task can call comm::add(spawn.context(), ...) whichever library runs it); tally /
+// tally_max accumulate the program's own counts per thread (summed into worker_stats).
+template <class List, class Comm> class spawner {
  public:
-  GIO_DEVICE spawner(const ctx& c, task* local, std::uint32_t* count, std::uint32_t capacity, task* spill,
+  using comm = Comm;
+  using context_type = typename Comm::ctx;
+  GIO_DEVICE spawner(const context_type& c, task* local, std::uint32_t* count, std::uint32_t capacity, task* spill,
                      std::uint32_t spill_used, std::uint32_t spill_capacity, std::uint32_t* error)
       : ctx_(c), local_(local), count_(count), capacity_(capacity), spill_(spill), spill_used_(spill_used),
         spill_capacity_(spill_capacity), error_(error) {}
 
-  // The worker's gio context, for tasks that communicate (puts, atomics on other PEs' memory).
-  GIO_DEVICE const ctx& context() const { return ctx_; }
+  // The worker's context, for tasks that communicate (puts, atomics on other PEs' memory).
+  GIO_DEVICE const context_type& context() const { return ctx_; }
 
   template <class T> GIO_DEVICE void spawn(const T& value) { push(make_task<List>(value)); }
   GIO_DEVICE void tally(int i, std::uint64_t v) { tally_[i] += v; }
@@ -48,7 +53,7 @@ template <class List> class spawner {
   std::uint64_t tally_max_ = 0;
 
  private:
-  const ctx& ctx_;
+  const context_type& ctx_;
   task* local_;
   std::uint32_t* count_;
   std::uint32_t capacity_;
@@ -57,6 +62,26 @@ template <class List> class spawner {
   std::uint32_t spill_capacity_;
   std::uint32_t* error_;
 };
+
+// The thief's side of one steal, shared by the worker and worksteal-steal-latency, which times
+// it. claim_slice: the fetch-add on the victim's word, then the acquire of what the owner
+// published before it; device scope where the victim runs on this GPU (the owner's release is
+// system-scope, and an acquire need only cover the releasing thread).
+template <class Queues> GIO_DEVICE sws_word claim_slice(const Queues& q, std::uint64_t* meta, int pe, int distance) {
+  const sws_word w = sws_unpack(q.fetch_add(meta, sws_steal_increment, pe));
+  if (distance == 0 && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
+  else platform::fence_acq_rel_system();
+  return w;
+}
+// After the workgroup's copy (and a barrier): the thief's reads before the victim may reuse the
+// slots, then the completion add. `device_scope` where the victim runs on this GPU and nothing
+// else this thief did must reach another GPU first.
+template <class Queues>
+GIO_DEVICE void report_copied(const Queues& q, std::uint64_t* completed, std::uint32_t n, int pe, bool device_scope) {
+  if (device_scope && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
+  else q.fence();
+  q.add(completed, n, pe);
+}
 
 namespace detail {
 
@@ -118,6 +143,7 @@ GIO_DEVICE void copy_tasks(task* dst, const task* src, std::uint32_t n) {
 template <class Program, class Queues> class worker {
  public:
   using list = typename Program::tasks;
+  using task_spawner = spawner<list, typename Queues::comm>;
 
   GIO_DEVICE worker(const Program& program, const run_config& cfg, const Queues& q, worker_state& s, task* local,
                     std::uint32_t* seen_empty)
@@ -381,11 +407,7 @@ template <class Program, class Queues> class worker {
       }
     }
     ++s_.stats.steal_attempts[distance];
-    const sws_word w = sws_unpack(q_.fetch_add(meta, sws_steal_increment, pe));
-    // The tasks the owner published before this word. Device scope where the victim runs on this
-    // GPU: the owner's release is system-scope, and an acquire need only cover the releasing thread.
-    if (distance == 0 && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
-    else platform::fence_acq_rel_system();
+    const sws_word w = claim_slice(q_, meta, pe, distance);
     if (w.locked) return false;
     const sws_slice slice = sws_steal_slice(w.count, w.steals, cfg_.max_steal);
     mark_empty(id, slice.size == 0);
@@ -479,7 +501,7 @@ template <class Program, class Queues> class worker {
     if (leader_) s_.local_count = base;
     platform::wg_barrier();
     if (rank < n) {
-      spawner<list> sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count,
+      task_spawner sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count,
                        cfg_.spill_capacity, &s_.error);
       if (!run_task<list>(mine, p_, sp)) atomicCAS(&s_.error, 0u, static_cast<std::uint32_t>(run_error::unknown_tag));
       add_tallies(sp);
@@ -535,7 +557,7 @@ template <class Program, class Queues> class worker {
       prefetch_chunk = initial_chunk();
       prefetched = atomicAdd(cfg_.initial_next, static_cast<unsigned long long>(prefetch_chunk));
     }
-    spawner<list> sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count,
+    task_spawner sp(q_.context(), local_, &s_.local_count, cfg_.local_capacity, spill(), s_.spill_count,
                      cfg_.spill_capacity, &s_.error);
     for (std::uint32_t i = atomicAdd(&s_.grab, 1u); i < n; i = atomicAdd(&s_.grab, 1u))
       if (!run_task<list>(local_[base + i], p_, sp)) atomicCAS(&s_.error, 0u, static_cast<std::uint32_t>(run_error::unknown_tag));
@@ -619,9 +641,8 @@ template <class Program, class Queues> class worker {
         // scope for a victim on this GPU: the victim reads the completion and, after its own
         // fence, updates the same termination words, whose RMWs are totally ordered).
         // A regained worker's termination update may have gone to another node: the full fence.
-        if (s_.victim_distance == 0 && !regained && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
-        else q_.fence();
-        q_.add(&q_.header(s_.victim_pe, s_.victim_worker)->completed[s_.victim_epoch], s_.copy_count, s_.victim_pe);
+        report_copied(q_, &q_.header(s_.victim_pe, s_.victim_worker)->completed[s_.victim_epoch], s_.copy_count,
+                      s_.victim_pe, s_.victim_distance == 0 && !regained);
         break;
       }
       case plan::wait: platform::sleep_ns(200); break;

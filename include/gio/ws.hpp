@@ -41,6 +41,9 @@
 //    thread takes the next), victim biases, termination::counter | tree,
 //    scheduling::stealing | fixed_share (no stealing: each worker runs its equal share of the
 //    initial tasks), placement::symmetric | host, pes (run on PEs 0 .. pes-1 only).
+//  * runtime<Program, Comm>: Comm is the library the runtime reaches the PEs through, gio_comm by
+//    default (gio/device/ws/comm_gio.hpp lists what a comm provides); spawn.context() is the
+//    comm's context and Spawn::comm its calls.
 //  * Errors at construction are thrown on every PE: config_error (options no GPU here can run,
 //    too many workers, PEs reached over gda, which needs atomics gio does not route yet),
 //    placement_unsupported (host queues where GPU atomics on host memory are not atomic across

@@ -1,0 +1,59 @@
+// worksteal's programs over NVSHMEM (driver.hpp's App): comm_nvshmem.hpp and a session that
+// selects the GPU and starts NVSHMEM. CUDA only.
+#pragma once
+#include <mpi.h>
+
+#include <exception>
+#include <stdexcept>
+#include <string>
+
+#include "comm_nvshmem.hpp"
+#include "reference.hpp"
+#include "support/failure.hpp"
+#include "support/gpu_runtime.hpp"
+#include "support/shim_nvshmem.hpp"
+
+namespace worksteal {
+
+struct nvshmem_app {
+  static constexpr const char* name = "nvshmem";
+  using comm = nvshmem_comm;
+  static constexpr build_kind kind = build_kind::nvshmem;
+  // One GPU per PE by node-local rank (NVSHMEM uses the current device); several PEs on one GPU
+  // only under MPS, which NVSHMEM needs for that.
+  struct session {
+    explicit session(MPI_Comm c) {
+      MPI_Comm node;
+      MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+      MPI_Comm_rank(node, &node_pe);
+      MPI_Comm_size(node, &node_pes);
+      MPI_Comm_free(&node);
+      std::string cause;
+      try {
+        const int devices = support::gpu::device_count();
+        if (node_pes > devices && !support::gpu::mps_daemon_running())
+          throw std::runtime_error(std::to_string(node_pes) + " PEs on a node with " + std::to_string(devices) +
+                                   " GPU(s) and no MPS: NVSHMEM needs a GPU per PE or MPS (docs/running.md)");
+        support::gpu::set_device(node_pe % devices);
+        cudaDeviceProp prop{};
+        if (cudaGetDeviceProperties(&prop, node_pe % devices) == cudaSuccess) gpu_name = prop.name;
+        support::nvshmem_shim::init(c);
+        started = true;
+        nvshmem_comm::learn_gpus();
+      } catch (const std::exception& e) {
+        cause = e.what();
+      }
+      support::agree(c, cause);
+    }
+    ~session() {
+      if (started) nvshmem_finalize();
+    }
+    session(const session&) = delete;
+    session& operator=(const session&) = delete;
+    int node_pe = 0, node_pes = 1;
+    std::string gpu_name = "GPU";
+    bool started = false;
+  };
+};
+
+}  // namespace worksteal
