@@ -4,7 +4,8 @@
 //   floor              st.relaxed.sys to the address shmem_ptr gives; poll with ld.acquire.sys
 //   gio                shmem_p + shmem_wait_until, context in shared memory (ctx_create_wg)
 //   gio-ctx-registers  the same calls with ctx_default (context in registers)
-// Output: CSV rows system,pingpong_p,thread,8,1,1,<one-way us>,us (median of 7 runs).
+// Output: gio-bench's CSV rows (rows.hpp), system,pingpong_p,thread,8,1,1,<one-way us>,us (median of
+// 7 runs).
 #include <mpi.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "gio/device.hpp"
 #include "gio/host.hpp"
+#include "rows.hpp"
 #include "support/gpu_runtime.hpp"
 
 namespace {
@@ -94,19 +96,10 @@ int main(int argc, char** argv) {
     const double shared_us = one_way_us<path::gio_shared_ctx>(flag, me, sequence);
     const double register_us = one_way_us<path::gio_register_ctx>(flag, me, sequence);
     if (me == 0) {
-      char rows[512];
-      std::snprintf(rows, sizeof rows,
-                    "floor,pingpong_p,thread,8,1,1,%.4f,us\ngio-shared-ctx,pingpong_p,thread,8,1,1,%.4f,us\n"
-                    "gio-ctx-registers,pingpong_p,thread,8,1,1,%.4f,us\n",
-                    floor_us, shared_us, register_us);
-      std::fputs(rows, stdout);
-      if (!csv_path.empty()) {
-        FILE* f = std::fopen(csv_path.c_str(), "w");
-        if (!f) throw gio::error(me, "cannot write " + csv_path);
-        std::fputs("system,benchmark,scope,size_bytes,workgroups,threads,value,unit\n", f);
-        std::fputs(rows, f);
-        std::fclose(f);
-      }
+      bench::csv_writer out(csv_path, true);
+      out.row("floor", "pingpong_p", "thread", sizeof(u64), 1, 1, floor_us, "us");
+      out.row("gio-shared-ctx", "pingpong_p", "thread", sizeof(u64), 1, 1, shared_us, "us");
+      out.row("gio-ctx-registers", "pingpong_p", "thread", sizeof(u64), 1, 1, register_us, "us");
     }
     gio::shmem_free(flag);
     gio::shmem_finalize();

@@ -21,6 +21,7 @@
 
 #include "kernels.hpp"
 #include "options.hpp"
+#include "rows.hpp"
 #include "support/failure.hpp"
 #include "support/gpu_runtime.hpp"
 #include "support/shim_types.hpp"
@@ -31,44 +32,6 @@ namespace gpu = support::gpu;
 using support::library_init_report;
 
 using support::exit_skipped;
-
-// Rows go to stdout and, if asked, to a file; only PE 0 writes. Flushed per row, so a run that
-// dies half way still leaves what it measured.
-class csv_writer {
- public:
-  csv_writer(const std::string& path, bool writes) : writes_(writes) {
-    if (!writes_) return;
-    if (!path.empty() && (file_ = std::fopen(path.c_str(), "w")) == nullptr)
-      throw std::runtime_error("cannot open --csv file '" + path + "'");
-    emit("system,benchmark,scope,size_bytes,workgroups,threads,value,unit\n");
-  }
-  ~csv_writer() {
-    if (file_) std::fclose(file_);
-  }
-  csv_writer(const csv_writer&) = delete;
-  csv_writer& operator=(const csv_writer&) = delete;
-
-  void row(const char* system, const char* benchmark, const char* scope, std::size_t size_bytes,
-           unsigned workgroups, unsigned threads, double value, const char* unit) {
-    if (!writes_) return;
-    char line[256];
-    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%u,%u,%.4f,%s\n", system, benchmark, scope, size_bytes,
-                  workgroups, threads, value, unit);
-    emit(line);
-  }
-
- private:
-  void emit(const char* text) {
-    std::fputs(text, stdout);
-    std::fflush(stdout);
-    if (file_) {
-      std::fputs(text, file_);
-      std::fflush(file_);
-    }
-  }
-  bool writes_;
-  std::FILE* file_ = nullptr;
-};
 
 inline double median(std::vector<double> values) {
   if (values.empty()) return 0.0;

@@ -62,14 +62,16 @@ csv_table read_csv(const std::string& path) {
   return table;
 }
 
-csv_appender::csv_appender(const std::string& path, std::vector<std::string> columns)
+csv_appender::csv_appender(const std::string& path, std::vector<std::string> columns, csv_open open)
     : path_(path), columns_(std::move(columns)) {
-  const csv_table existing = read_csv(path);
+  const bool append = open == csv_open::append;
+  const csv_table existing = append ? read_csv(path) : csv_table{};
   if (!existing.columns.empty() && existing.columns != columns_)
     throw std::runtime_error("--csv file '" + path + "' has other columns (" + csv_line(existing.columns) +
                              "); write to a new file");
-  file_ = std::fopen(path.c_str(), "a");
-  if (file_ == nullptr) throw std::runtime_error("cannot open --csv file '" + path + "' for appending");
+  file_ = std::fopen(path.c_str(), append ? "a" : "w");
+  if (file_ == nullptr)
+    throw std::runtime_error("cannot open --csv file '" + path + (append ? "' for appending" : "' for writing"));
   if (existing.columns.empty()) {
     std::fprintf(file_, "%s\n", csv_line(columns_).c_str());
     std::fflush(file_);

@@ -1,7 +1,8 @@
 // CSV result files. csv_appender adds rows to a file that may already hold earlier runs: the header
 // is written when the file is new or empty, and an existing header must name the same columns (a
 // file of another program or version is refused rather than mixed). Every row is flushed, so a
-// run that dies later keeps what it measured. read_csv reads such a file back (baselines, tests,
+// run that dies later keeps what it measured. With csv_open::replace the file holds one run's rows
+// instead: it starts afresh whatever it held. read_csv reads such a file back (baselines, tests,
 // plots). Fields holding a comma, quote or newline are quoted.
 #pragma once
 #include <cstdio>
@@ -10,10 +11,12 @@
 
 namespace support {
 
+enum class csv_open { append, replace };
+
 class csv_appender {
  public:
-  // Throws std::runtime_error naming the file when it cannot be opened or has other columns.
-  csv_appender(const std::string& path, std::vector<std::string> columns);
+  // Throws std::runtime_error naming the file when it cannot be opened or (append) has other columns.
+  csv_appender(const std::string& path, std::vector<std::string> columns, csv_open open = csv_open::append);
   ~csv_appender();
   csv_appender(const csv_appender&) = delete;
   csv_appender& operator=(const csv_appender&) = delete;

@@ -1,6 +1,7 @@
-// The few GPU runtime calls the programs' host code makes (bench/, apps/), for whichever vendor
-// compiles it: their only vendor switch, everything else calls support::gpu::*. Every call checks
-// its status and throws support::gpu::error naming the call, so main() can report it and end every PE.
+// The few GPU runtime calls the programs' and tests' host code makes (bench/, apps/, tests/), for
+// whichever vendor compiles it: their only vendor switch, everything else calls support::gpu::*.
+// Every call checks its status and throws support::gpu::error naming the call, so main() can
+// report it and end every PE.
 #pragma once
 #include <sys/stat.h>
 
@@ -96,18 +97,57 @@ inline void free_pinned(void* ptr) {
 #endif
 }
 
-// Owns one allocation of Allocate / Free (device or pinned memory below). An error while freeing
-// is dropped: destructors run while unwinding from a GPU fault, which is reported on its own.
+// Calls free(args...) from a destructor or a cleanup path: its error is dropped, since these run
+// while unwinding from a GPU fault, which is reported on its own.
+template <class Free, class... Args>
+void release(Free free, Args... args) noexcept {
+  try {
+    free(args...);
+  } catch (const error&) {
+  }
+}
+
+// Device memory that the GPU's threads share at system scope with the CPU and peer GPUs (polled
+// rings, IPC-exported buffers): fine-grained on AMD, whose plain (coarse-grained) memory is
+// coherent only at kernel boundaries; plain device memory on NVIDIA. Freed by free_device.
+inline void* malloc_device_coherent(std::size_t bytes) {
+#if defined(__CUDACC__)
+  return malloc_device(bytes);
+#else
+  void* ptr = nullptr;
+  check(hipExtMallocWithFlags(&ptr, bytes, hipDeviceMallocFinegrained), "ExtMallocWithFlags(Finegrained)");
+  return ptr;
+#endif
+}
+
+// Pinned host memory that every device's kernels reach at the same address as the CPU (mapped,
+// portable): doorbells and rings that both sides poll. Throws when the GPU would see it at
+// another address (no unified addressing). Freed by free_pinned.
+inline void* malloc_mapped(std::size_t bytes) {
+  void* ptr = nullptr;
+#if defined(__CUDACC__)
+  check(cudaHostAlloc(&ptr, bytes, cudaHostAllocMapped | cudaHostAllocPortable), "HostAlloc(Mapped|Portable)");
+#else
+  check(hipHostMalloc(&ptr, bytes, hipHostMallocMapped | hipHostMallocPortable), "HostMalloc(Mapped|Portable)");
+#endif
+  void* on_device = nullptr;
+  const status_t status = SUPPORT_GPU_API(HostGetDevicePointer)(&on_device, ptr, 0);
+  if (status != SUPPORT_GPU_API(Success) || on_device != ptr) {
+    release(free_pinned, ptr);
+    check(status, "HostGetDevicePointer");
+    throw error("mapped pinned host memory has another address on the GPU (no unified addressing)");
+  }
+  return ptr;
+}
+
+// Owns one allocation of Allocate / Free (device or pinned memory below); freed with release.
 template <void* (*Allocate)(std::size_t), void (*Free)(void*)>
 class owned_memory {
  public:
   owned_memory() = default;
   explicit owned_memory(std::size_t bytes) : ptr_(bytes > 0 ? Allocate(bytes) : nullptr) {}
   ~owned_memory() {
-    try {
-      if (ptr_) Free(ptr_);
-    } catch (const error&) {
-    }
+    if (ptr_) release(Free, ptr_);
   }
   owned_memory(owned_memory&& other) noexcept : ptr_(other.ptr_) { other.ptr_ = nullptr; }
   owned_memory& operator=(owned_memory&&) = delete;
@@ -130,6 +170,13 @@ inline void fill(void* dst, int byte, std::size_t bytes) {
   check(SUPPORT_GPU_API(Memset)(dst, byte, bytes), "Memset");
 }
 inline void synchronize() { check(SUPPORT_GPU_API(DeviceSynchronize)(), "DeviceSynchronize"); }
+
+// Loads `kernel`'s code now. Under lazy loading a kernel's first launch otherwise waits for the
+// GPU's running work, which may be waiting for that very kernel (a proxy or a NIC model engine).
+inline void load_kernel(const void* kernel) {
+  SUPPORT_GPU_API(FuncAttributes) attributes{};
+  check(SUPPORT_GPU_API(FuncGetAttributes)(&attributes, kernel), "FuncGetAttributes (loading a kernel)");
+}
 
 // Workgroups of `kernel` at `threads` threads (and `shared_bytes` of dynamic shared memory) one
 // multiprocessor runs at once.
@@ -187,6 +234,28 @@ inline void copy_to_host_async(void* dst, const void* src, std::size_t bytes, st
 inline void copy_to_device_async(void* dst, const void* src, std::size_t bytes, stream_t stream) {
   check(SUPPORT_GPU_API(MemcpyAsync)(dst, src, bytes, SUPPORT_GPU_API(MemcpyHostToDevice), stream), "MemcpyAsync H2D");
 }
+// Between any two addresses the runtime knows (device, pinned or mapped host memory, either way):
+// the direction is taken from the addresses.
+inline void copy_async(void* dst, const void* src, std::size_t bytes, stream_t stream) {
+  check(SUPPORT_GPU_API(MemcpyAsync)(dst, src, bytes, SUPPORT_GPU_API(MemcpyDefault), stream), "MemcpyAsync");
+}
+
+// Device memory shared between processes of one node: the exporter sends ipc_export's handle (a
+// plain byte struct) to the others, which map it with ipc_import and unmap it with ipc_close.
+// `base` must be the start of its allocation. Peer access is enabled as the mapping is used.
+using ipc_handle_t = SUPPORT_GPU_API(IpcMemHandle_t);
+inline ipc_handle_t ipc_export(void* base) {
+  ipc_handle_t handle{};
+  check(SUPPORT_GPU_API(IpcGetMemHandle)(&handle, base), "IpcGetMemHandle");
+  return handle;
+}
+inline void* ipc_import(const ipc_handle_t& handle) {
+  void* ptr = nullptr;
+  check(SUPPORT_GPU_API(IpcOpenMemHandle)(&ptr, handle, SUPPORT_GPU_API(IpcMemLazyEnablePeerAccess)),
+        "IpcOpenMemHandle");
+  return ptr;
+}
+inline void ipc_close(void* mapped) { check(SUPPORT_GPU_API(IpcCloseMemHandle)(mapped), "IpcCloseMemHandle"); }
 
 }  // namespace support::gpu
 

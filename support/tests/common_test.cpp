@@ -130,6 +130,19 @@ TEST(Csv, AppendsUnderOneHeaderAndQuotes) {
   EXPECT_EQ(table.column("c"), -1);
 }
 
+TEST(Csv, ReplaceStartsTheFileAfresh) {
+  const std::string path = temp_path("apps_common_replace.csv");
+  std::ofstream(path) << "x,y,z\n1,2,3\n";  // other columns: replaced, not refused
+  for (const char* value : {"1", "2"}) {
+    support::csv_appender out(path, {"a", "b"}, support::csv_open::replace);
+    out.row({value, "x"});
+  }
+  const support::csv_table table = support::read_csv(path);
+  ASSERT_EQ(table.columns, (std::vector<std::string>{"a", "b"}));
+  ASSERT_EQ(table.rows.size(), 1u);
+  EXPECT_EQ(table.rows[0], (std::vector<std::string>{"2", "x"}));
+}
+
 TEST(Csv, RefusesAFileWithOtherColumns) {
   const std::string path = temp_path("apps_common_other.csv");
   std::ofstream(path) << "x,y,z\n1,2,3\n";

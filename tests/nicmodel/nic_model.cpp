@@ -27,13 +27,14 @@
 #include "fault_spec.hpp"
 #include "gio/platform/platform.hpp"
 #include "gio/templates/mlx5_cqe.hpp"
-#include "runtime.hpp"
+#include "support/gpu_runtime.hpp"
 #include "transports/gda/nic.hpp"
 
 namespace gio_test::nicmodel {
 namespace {
 
 namespace gda = gio::transports::gda;
+namespace gpu = support::gpu;
 namespace platform = gio::platform;
 
 // ---- the engine kernel --------------------------------------------------------------------------
@@ -58,6 +59,25 @@ inline constexpr unsigned max_waves = engine_threads / 32;
 inline constexpr unsigned burst = 16;             // WQEs of one QP before the wave moves on
 inline constexpr std::uint64_t slice_ns = 1000000;
 inline constexpr unsigned idle_sleep_ns = 200;
+
+// Zero-filled memory of the rings and tables. Device memory is shared at system scope by the engine
+// and the GPU's own threads; mapped host memory has the same address on the GPU.
+void* zeroed_device(std::size_t bytes) {
+  void* p = gpu::malloc_device_coherent(bytes);
+  try {
+    gpu::fill(p, 0, bytes);
+    gpu::synchronize();
+  } catch (const gpu::error&) {
+    gpu::release(gpu::free_device, p);
+    throw;
+  }
+  return p;
+}
+void* zeroed_mapped(std::size_t bytes) {
+  void* p = gpu::malloc_mapped(bytes);
+  std::memset(p, 0, bytes);
+  return p;
+}
 
 // A test switch: set, not empty and not 0.
 bool flag_set(const char* name) {
@@ -149,7 +169,7 @@ struct region_record {
   std::uint32_t index;  // this PE's count of earlier registrations: all PEs must agree
   std::uint64_t address;
   std::uint64_t bytes;
-  rt::ipc_handle handle;
+  gpu::ipc_handle_t handle;
 };
 static_assert(std::is_trivially_copyable_v<region_record>);
 
@@ -165,26 +185,23 @@ class model_nic final : public gda::nic {
     if (!boot_.allgather || !boot_.barrier) throw std::runtime_error("the bootstrap has no allgather/barrier");
     if (boot_.gpu_ordinal >= 0) {
       device_ = boot_.gpu_ordinal;
-      rt::set_device(device_);
+      gpu::set_device(device_);
     } else {
-      device_ = rt::current_device();
+      device_ = gpu::current_device();
     }
-    control_ = static_cast<control*>(rt::host_alloc(sizeof(control)));
+    control_ = static_cast<control*>(zeroed_mapped(sizeof(control)));
   }
 
   ~model_nic() override {
     stop();
-    try {
-      rt::set_device(device_);
-    } catch (...) {
-    }
+    gpu::release(gpu::set_device, device_);
     for (auto& q : qps_) {
-      (q.host ? rt::host_free : rt::device_free)(q.memory);
-      rt::host_free(q.rings.uar_host);
+      gpu::release(q.host ? gpu::free_pinned : gpu::free_device, q.memory);
+      gpu::release(gpu::free_pinned, q.rings.uar_host);
     }
-    for (void* p : imports_) rt::ipc_close(p);
-    if (tables_ != nullptr) rt::device_free(tables_);
-    if (control_ != nullptr) rt::host_free(control_);
+    for (void* p : imports_) gpu::release(gpu::ipc_close, p);
+    if (tables_ != nullptr) gpu::release(gpu::free_device, tables_);
+    if (control_ != nullptr) gpu::release(gpu::free_pinned, control_);
   }
 
   std::string describe() const override { return "software NIC model (test-only, GPU kernel engine)"; }
@@ -194,13 +211,13 @@ class model_nic final : public gda::nic {
   gda::memory_region register_memory(void* base, std::size_t bytes) override {
     if (started_) fail("register_memory after start()");
     if (base == nullptr || bytes == 0) fail("register_memory of an empty range");
-    rt::set_device(device_);
+    gpu::set_device(device_);
     region_record mine{};
     mine.pe = boot_.my_pe;
     mine.index = registrations_;
     mine.address = reinterpret_cast<std::uint64_t>(base);
     mine.bytes = bytes;
-    mine.handle = rt::ipc_export(base);
+    mine.handle = gpu::ipc_export(base);
     std::vector<region_record> all(static_cast<std::size_t>(boot_.n_pes));
     boot_.allgather(&mine, all.data(), sizeof(region_record));
     if (registrations_ >= 0xffffu) fail("too many registrations");
@@ -219,7 +236,7 @@ class model_nic final : public gda::nic {
       if (pe == boot_.my_pe) {
         reg.mapped = r.address;
       } else {
-        void* mapped = rt::ipc_import(r.handle);
+        void* mapped = gpu::ipc_import(r.handle);
         imports_.push_back(mapped);
         reg.mapped = reinterpret_cast<std::uint64_t>(mapped);
       }
@@ -235,7 +252,7 @@ class model_nic final : public gda::nic {
       fail("create_qp: log_sq " + std::to_string(log_sq) + " (at most " + std::to_string(max_log_sq) + "), log_cq " +
            std::to_string(log_cq) + " (at most " + std::to_string(max_log_cq) + ")");
     if (where != gda::placement::gpu && where != gda::placement::host) fail("create_qp: unknown placement");
-    rt::set_device(device_);
+    gpu::set_device(device_);
     // One allocation: SQ | CQ | QP doorbell record | CQ doorbell record, each 64-byte aligned. The
     // doorbell register is a word of pinned host memory, as a real one is on the PCIe bus: the
     // GPU's doorbell store crosses PCIe, and a CPU can ring it (CPU-assisted doorbells).
@@ -246,18 +263,18 @@ class model_nic final : public gda::nic {
     std::vector<unsigned char> cq_image(cq_bytes, 0);
     mlx5::mark_cqes_invalid(cq_image.data(), std::size_t{1} << log_cq);
     const bool host = where == gda::placement::host;
-    auto* memory = static_cast<unsigned char*>(host ? rt::host_alloc(total) : rt::device_alloc(total));
+    auto* memory = static_cast<unsigned char*>(host ? zeroed_mapped(total) : zeroed_device(total));
     try {
       if (host) {
         std::memcpy(memory + sq_bytes, cq_image.data(), cq_bytes);
       } else {
-        rt::to_device(memory + sq_bytes, cq_image.data(), cq_bytes);
+        gpu::copy_to_device(memory + sq_bytes, cq_image.data(), cq_bytes);
       }
     } catch (...) {
-      (host ? rt::host_free : rt::device_free)(memory);
+      gpu::release(host ? gpu::free_pinned : gpu::free_device, memory);
       throw;
     }
-    auto* doorbell = static_cast<std::uint64_t*>(rt::host_alloc(64));
+    auto* doorbell = static_cast<std::uint64_t*>(zeroed_mapped(64));
     *doorbell = 0;  // never rung
     qp_record rec{};
     rec.memory = memory;
@@ -311,9 +328,9 @@ class model_nic final : public gda::nic {
 
   void start() override {
     if (running_) return;
-    rt::set_device(device_);
+    gpu::set_device(device_);
     if (!started_) build_tables();
-    rt::load_kernel(reinterpret_cast<const void*>(&engine_kernel));
+    gpu::load_kernel(reinterpret_cast<const void*>(&engine_kernel));
     started_ = true;
     __atomic_store_n(&control_->stop, 0u, __ATOMIC_SEQ_CST);
     quit_.store(false);
@@ -364,7 +381,7 @@ class model_nic final : public gda::nic {
     const std::size_t region_off = state_off + round(n * sizeof(qp_state));
     const std::size_t counter_off = region_off + round(m * sizeof(region));
     const std::size_t total = counter_off + 64;
-    auto* base = static_cast<unsigned char*>(rt::device_alloc(total));
+    auto* base = static_cast<unsigned char*>(zeroed_device(total));
     tables_ = base;
     std::vector<qp_desc> descs(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -379,8 +396,8 @@ class model_nic final : public gda::nic {
       descs[i].qpn = r.rings.qpn;
       descs[i].peer_pe = r.peer_pe;
     }
-    if (n != 0) rt::to_device(base + desc_off, descs.data(), n * sizeof(qp_desc));
-    if (m != 0) rt::to_device(base + region_off, regions_.data(), m * sizeof(region));
+    if (n != 0) gpu::copy_to_device(base + desc_off, descs.data(), n * sizeof(qp_desc));
+    if (m != 0) gpu::copy_to_device(base + region_off, regions_.data(), m * sizeof(region));
     view_ = engine_view{};
     view_.qps = reinterpret_cast<const qp_desc*>(base + desc_off);
     view_.states = reinterpret_cast<qp_state*>(base + state_off);
@@ -400,10 +417,12 @@ class model_nic final : public gda::nic {
   }
 
   void engine_loop() {
-    rt::stream_t stream{};
+    // Highest priority: the engine's next slice is scheduled ahead of other waiting work when an SM
+    // frees up.
+    gpu::stream_t stream{};
     try {
-      rt::set_device(device_);
-      stream = rt::stream_create_urgent();
+      gpu::set_device(device_);
+      stream = gpu::create_stream(/*high_priority=*/true);
     } catch (const std::exception& e) {
       report(std::string("engine not started: ") + e.what());
       return;
@@ -420,16 +439,22 @@ class model_nic final : public gda::nic {
       stage_.store(1);
       engine_kernel<<<1, engine_threads, 0, stream>>>(view_, control_, debug_);
       stage_.store(2);
-      rt::error_t err = rt::last_error();
-      if (!rt::ok(err)) {
-        report(std::string("engine kernel launch failed: ") + rt::error_string(err) + "; the engine stops");
+      try {
+        gpu::check_launch("engine kernel launch");
+      } catch (const gpu::error& e) {
+        report(std::string(e.what()) + "; the engine stops");
         break;
       }
-      err = rt::stream_sync(stream);
+      std::string failure;
+      try {
+        gpu::synchronize(stream);
+      } catch (const gpu::error& e) {
+        failure = e.what();
+      }
       stage_.store(0);
       slices_.fetch_add(1);
-      if (!rt::ok(err)) {
-        report(std::string("engine kernel failed: ") + rt::error_string(err) + "; the engine stops");
+      if (!failure.empty()) {
+        report("engine kernel failed: " + failure + "; the engine stops");
         break;
       }
       const std::uint32_t stalled = __atomic_exchange_n(&control_->stall_report, 0u, __ATOMIC_SEQ_CST);
@@ -440,7 +465,7 @@ class model_nic final : public gda::nic {
                " entries) is full by the consumer index in its doorbell record: WQEs that need a CQE wait");
       }
     }
-    rt::stream_destroy(stream);
+    gpu::release(gpu::destroy_stream, stream);
   }
 
   // GIO_NIC_MODEL_DEBUG: every 2 s, what the engine thread is doing (a slice that never ends, or a
@@ -461,16 +486,21 @@ class model_nic final : public gda::nic {
     }
   }
 
-  void debug_report(rt::stream_t stream) {
+  void debug_report(gpu::stream_t stream) {
     stage_.store(3);
+    // Ordered on the engine's stream, between slices; the rings are device or host memory.
+    auto to_host = [stream](void* dst, const void* src, std::size_t bytes) {
+      gpu::copy_async(dst, src, bytes, stream);
+      gpu::synchronize(stream);
+    };
     try {
       std::vector<qp_state> states(qps_.size());
-      if (!states.empty()) rt::to_host_on(states.data(), view_.states, sizeof(qp_state) * states.size(), stream);
+      if (!states.empty()) to_host(states.data(), view_.states, sizeof(qp_state) * states.size());
       for (std::size_t i = 0; i < qps_.size(); ++i) {
         const qp_record& r = qps_[i];
         std::uint32_t sq_rec = 0, cq_rec = 0;
-        rt::to_host_on(&sq_rec, r.rings.dbrec + mlx5::snd_dbr, sizeof sq_rec, stream);
-        rt::to_host_on(&cq_rec, r.rings.cq_dbrec + mlx5::cq_set_ci, sizeof cq_rec, stream);
+        to_host(&sq_rec, r.rings.dbrec + mlx5::snd_dbr, sizeof sq_rec);
+        to_host(&cq_rec, r.rings.cq_dbrec + mlx5::cq_set_ci, sizeof cq_rec);
         std::fprintf(stderr,
                      "gio nic model: PE %d: QP %s (%s rings, peer PE %d): doorbell record %u, doorbell allows %u, "
                      "WQEs taken %u, CQEs written %u, CQ consumer index %u, error 0x%x%s\n",
