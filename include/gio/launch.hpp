@@ -13,6 +13,10 @@
 //   "gio: PE <n>: launch_collective: a grid of G workgroups cannot be co-resident on GPU k:
 //    at most M (m per SM x S SMs at T threads, B bytes of shared memory)"
 // max_coresident_wgs() answers the question beforehand, for sizing a grid (in the same share).
+// A workgroup the kernel cannot have at all (more threads than its registers allow, more dynamic
+// shared memory than it may use) is explained the same way, with the kernel's figures:
+//   "... a workgroup of 1024 threads ... cannot run this kernel on GPU k: it uses R registers per
+//    thread, so at most M threads per workgroup fit ..."
 // Needs the GPU compiler (nvcc or hipcc); the vendor calls live in gio/platform/launch_*.hpp.
 #pragma once
 #include <cstddef>
@@ -35,12 +39,31 @@ inline void check_launch(platform::launch_status status, const char* what) {
     throw error(launching_pe(), std::string("launch_collective: ") + what + ": " + platform::launch_error_text(status));
 }
 
+// "" when a workgroup of `threads` threads and `dynamic_shmem` bytes can run `kernel` at all, else
+// why not, with the kernel's figures and what to do.
+inline std::string workgroup_misfit(const void* kernel, unsigned threads, std::size_t dynamic_shmem, int gpu) {
+  platform::kernel_resources r{};
+  check_launch(platform::kernel_resources_of(kernel, &r), "querying the kernel's resources");
+  const std::string head = "a workgroup of " + std::to_string(threads) + " threads and " + std::to_string(dynamic_shmem) +
+                           " bytes of dynamic shared memory cannot run this kernel on GPU " + std::to_string(gpu) + ": ";
+  if (static_cast<long long>(threads) > r.max_threads_per_wg)
+    return head + "it uses " + std::to_string(r.registers_per_thread) + " registers per thread, so at most " +
+           std::to_string(r.max_threads_per_wg) + " threads per workgroup fit (launch fewer threads, or move heavy "
+           "group calls such as the _wg collectives into a kernel of their own: docs/tuning.md)";
+  if (dynamic_shmem > r.max_dynamic_shared_bytes)
+    return head + "it may use at most " + std::to_string(r.max_dynamic_shared_bytes) + " bytes of dynamic shared memory " +
+           "beside its " + std::to_string(r.static_shared_bytes) + " static bytes (ask for less, or raise the kernel's "
+           "limit with the GPU runtime's function attribute for dynamic shared memory)";
+  return "";
+}
+
 // How many workgroups of a kernel fit on the current GPU at once, in this PE's share of it.
 struct coresidency {
   int gpu;
   int per_multiprocessor;
   int multiprocessors;  // this PE's share (gpu_share), less those reserved_multiprocessors() keeps
   int gpu_multiprocessors;
+  std::string misfit;  // why not even one workgroup of this shape can run the kernel ("" if it can)
   long long total() const { return static_cast<long long>(per_multiprocessor) * multiprocessors; }
 };
 
@@ -50,6 +73,8 @@ inline coresidency query_coresidency(const void* kernel, unsigned threads_per_wg
   check_launch(platform::multiprocessor_count(c.gpu, &c.gpu_multiprocessors), "counting multiprocessors");
   c.multiprocessors = shmem_gpu_share().multiprocessors(c.gpu_multiprocessors);
   if (c.multiprocessors > reserved_multiprocessors()) c.multiprocessors -= reserved_multiprocessors();
+  c.misfit = workgroup_misfit(kernel, threads_per_wg, dynamic_shmem, c.gpu);
+  if (!c.misfit.empty()) return c;  // per_multiprocessor stays 0
   check_launch(platform::resident_wgs_per_multiprocessor(&c.per_multiprocessor, kernel,
                                                          static_cast<int>(threads_per_wg), dynamic_shmem),
                "querying the kernel's occupancy");
@@ -86,6 +111,7 @@ void launch_collective(void (*kernel)(Params...), dim3 grid, dim3 block, std::si
   const unsigned threads = block.x * block.y * block.z;
   const long long wgs = static_cast<long long>(grid.x) * grid.y * grid.z;
   const detail::coresidency fit = detail::query_coresidency(entry, threads, dynamic_shmem);
+  if (!fit.misfit.empty()) throw error(detail::launching_pe(), "launch_collective: " + fit.misfit);
   if (wgs > fit.total()) {
     throw error(detail::launching_pe(),
                 "launch_collective: a grid of " + std::to_string(wgs) + " workgroups cannot be co-resident on GPU " +

@@ -96,6 +96,30 @@ TEST(LaunchCollective, OversizedGridThrowsAndLaunchesNothing) {
   EXPECT_EQ(got[0], 0u) << "the refused kernel ran anyway";
 }
 
+// A workgroup the kernel cannot have at all (here more threads than its launch bounds allow) is
+// explained with the kernel's figures, and nothing runs; max_coresident_wgs says 0.
+TEST(LaunchCollective, ExplainsAWorkgroupTheKernelCannotHave) {
+  constexpr unsigned too_many = 2 * launch_threads;
+  EXPECT_EQ(gio::max_coresident_wgs(grid_barrier_kernel, too_many), 0);
+  device_buffer counters(2 * sizeof(unsigned));
+  gpu::fill(counters.get(), 0, counters.size());
+  std::string what;
+  try {
+    gio::launch_collective(grid_barrier_kernel, dim3(1), dim3(too_many), 0, gio::stream_t{}, counters.get<unsigned>(),
+                           counters.get<unsigned>() + 1);
+  } catch (const gio::error& e) {
+    what = e.what();
+  }
+  EXPECT_NE(what.find("launch_collective: a workgroup of " + std::to_string(too_many) + " threads"), std::string::npos)
+      << what;
+  EXPECT_NE(what.find("registers per thread, so at most " + std::to_string(launch_threads) + " threads per workgroup fit"),
+            std::string::npos)
+      << what;
+  unsigned got[2] = {};
+  gpu::to_host(got, counters.get(), sizeof got);
+  EXPECT_EQ(got[0], 0u) << "the refused kernel ran anyway";
+}
+
 TEST(LaunchCollective, LimitFollowsSharedMemory) {
   const int plain = gio::max_coresident_wgs(grid_barrier_kernel, launch_threads, 0);
   const int heavy = gio::max_coresident_wgs(grid_barrier_kernel, launch_threads, 40 << 10);

@@ -24,6 +24,16 @@ inline launch_status resident_wgs_per_multiprocessor(int* count, const void* ker
                                                      std::size_t dynamic_shmem) {
   return hipOccupancyMaxActiveBlocksPerMultiprocessor(count, kernel, threads_per_wg, dynamic_shmem);
 }
+// What the compiler gave a kernel: registers per thread, the most threads a workgroup of it can
+// have with them, and its static shared memory (gio/launch.hpp explains failed launches with it).
+inline launch_status kernel_resources_of(const void* kernel, kernel_resources* out) {
+  hipFuncAttributes a{};
+  const launch_status s = hipFuncGetAttributes(&a, kernel);
+  if (launch_ok(s))
+    *out = {a.numRegs, a.maxThreadsPerBlock, static_cast<std::size_t>(a.sharedSizeBytes),
+            static_cast<std::size_t>(a.maxDynamicSharedSizeBytes)};
+  return s;
+}
 inline launch_status launch_cooperative(const void* kernel, dim3 grid, dim3 block, void** args,
                                         std::size_t dynamic_shmem, launch_stream stream) {
   return hipLaunchCooperativeKernel(kernel, grid, block, args, static_cast<unsigned>(dynamic_shmem), stream);
