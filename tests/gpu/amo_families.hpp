@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "api_types_generated.hpp"
 #include "gio/device.hpp"
 #include "gio/platform/strong.hpp"
 #include "gpu_runtime.hpp"

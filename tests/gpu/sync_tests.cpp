@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "api_types_generated.hpp"
 #include "device_forms.hpp"
 #include "gio/device.hpp"
 #include "gio/platform/strong.hpp"

@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "api_types_generated.hpp"
 #include "gio/device.hpp"
 #include "gio/platform/strong.hpp"
 #include "gpu_runtime.hpp"
