@@ -31,11 +31,6 @@ template <class U> GIO_DEVICE void amo_native_noreturn_bits(amo_op op, U* target
   }
 }
 
-GIO_DEVICE bool fetches(amo_op op) {
-  return op != amo_op::set && op != amo_op::inc && op != amo_op::add && op != amo_op::and_ && op != amo_op::or_ &&
-         op != amo_op::xor_;
-}
-
 template <class U> GIO_DEVICE U amo_native_bits(amo_op op, U* target, U value) {
   using platform::rmw;
   switch (op) {
@@ -85,7 +80,7 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
     default: break;
   }
   if constexpr (std::is_integral_v<T>) {
-    if (where.native_atomics && !fetches(op)) {
+    if (where.native_atomics && !amo_fetches(op)) {
       amo_native_noreturn_bits(op, reinterpret_cast<U*>(target), platform::bit_cast<U>(value));
       return T{};
     }

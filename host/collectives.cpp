@@ -14,14 +14,6 @@ namespace {
 
 using rt::runtime;
 
-bool op_needs_integers(amo_op op) {
-  switch (op) {
-    case amo_op::fetch_and: case amo_op::and_: case amo_op::fetch_or: case amo_op::or_:
-    case amo_op::fetch_xor: case amo_op::xor_: return true;
-    default: return false;
-  }
-}
-
 bool is_integer(dtype t) { return t != dtype::f32 && t != dtype::f64; }
 
 std::size_t checked_product(runtime& r, std::size_t a, std::size_t b, const char* call) {
@@ -74,7 +66,7 @@ void detail::host_atomic(const char* call, amo_op op, dtype type, void* dest, co
   const std::size_t size = dtype_size(type);
   if (size < 4) throw error(r.pe(), call + std::string(": atomics take 4- or 8-byte types, not ") +
                                         std::to_string(size) + "-byte ones");
-  if (op_needs_integers(op) && !is_integer(type))
+  if (amo_bitwise(op) && !is_integer(type))
     throw error(r.pe(), call + std::string(": bitwise atomics take integer types"));
   rt::require_device_reachable(r, pe, call);
   const std::size_t offset = rt::heap_offset(r, dest, size, call);

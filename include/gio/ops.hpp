@@ -49,6 +49,18 @@ enum class amo_op : std::uint32_t {
   fetch, set, swap, compare_swap, fetch_inc, inc, fetch_add, add, fetch_and, and_, fetch_or, or_, fetch_xor, xor_
 };
 
+// The one place an atomic's properties are written down: whether it returns the value it found
+// (fetch, swap, compare_swap and the fetch_ forms), and whether it needs an integer type (the
+// bitwise ones). The device's dispatch, the host's checks and the GPU-less build read them.
+GIO_HOST_DEVICE_INLINE constexpr bool amo_fetches(amo_op op) {
+  return op != amo_op::set && op != amo_op::inc && op != amo_op::add && op != amo_op::and_ && op != amo_op::or_ &&
+         op != amo_op::xor_;
+}
+GIO_HOST_DEVICE_INLINE constexpr bool amo_bitwise(amo_op op) {
+  return op == amo_op::fetch_and || op == amo_op::and_ || op == amo_op::fetch_or || op == amo_op::or_ ||
+         op == amo_op::fetch_xor || op == amo_op::xor_;
+}
+
 // The value an atomic leaves in its word, given the value it found (OpenSHMEM 1.5 §9.7): the
 // step of the device's CAS loops and the GPU-less build's CPU atomics. inc/fetch_inc carry
 // value 1 (the bindings pass it).
