@@ -3,9 +3,11 @@
 #include <hwloc.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <vector>
 
 namespace gio {
 namespace {
@@ -23,18 +25,27 @@ int numa_of(hwloc_topology_t topo, hwloc_obj_t obj) {
   return first < 0 ? -1 : first;
 }
 
+// By the lowest common ancestor of the two PCI devices, else their NUMA nodes (pci_proximity).
+pci_proximity proximity_of(hwloc_topology_t topo, hwloc_obj_t gpu, hwloc_obj_t device) {
+  std::vector<hwloc_obj_t> device_up;
+  for (hwloc_obj_t o = device; o; o = o->parent) device_up.push_back(o);
+  hwloc_obj_t common = nullptr;
+  for (hwloc_obj_t o = gpu; o && !common; o = o->parent)
+    if (std::find(device_up.begin(), device_up.end(), o) != device_up.end()) common = o;
+  if (common && common->type == HWLOC_OBJ_BRIDGE)
+    return common->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_PCI ? pci_proximity::same_switch
+                                                                      : pci_proximity::same_host_bridge;
+  if (common && common->type == HWLOC_OBJ_PCI_DEVICE) return pci_proximity::same_switch;
+  const int a = numa_of(topo, gpu), b = numa_of(topo, device);
+  if (a >= 0 && a == b) return pci_proximity::same_numa;
+  return a >= 0 && b >= 0 ? pci_proximity::other_numa : pci_proximity::unknown;
+}
+
 std::string bus_id_of(hwloc_obj_t pci) {
   char text[32];
   std::snprintf(text, sizeof text, "%04x:%02x:%02x.%x", pci->attr->pcidev.domain, pci->attr->pcidev.bus,
                 pci->attr->pcidev.dev, pci->attr->pcidev.func);
   return text;
-}
-
-// Parent PCI bridge/switch of a PCI device (for "same PCIe switch").
-hwloc_obj_t pci_parent(hwloc_obj_t pci) {
-  hwloc_obj_t up = pci ? pci->parent : nullptr;
-  while (up && up->type != HWLOC_OBJ_BRIDGE && up->type != HWLOC_OBJ_PCI_DEVICE) up = up->parent;
-  return up;
 }
 
 }  // namespace
@@ -75,14 +86,7 @@ topology_report discover_topology(const std::string& gpu_pci_bus_id) {
     nic.name = os->name ? os->name : "?";
     nic.pci_bus_id = bus_id_of(pci);
     nic.numa_node = numa_of(raw, pci);
-    if (!gpu)
-      nic.relation = "GPU position unknown";
-    else if (pci_parent(pci) && pci_parent(pci) == pci_parent(gpu))
-      nic.relation = "same PCIe switch as the GPU";
-    else if (nic.numa_node >= 0 && nic.numa_node == report.gpu_numa_node)
-      nic.relation = "same NUMA node as the GPU";
-    else
-      nic.relation = "other NUMA node";
+    if (gpu) nic.proximity = proximity_of(raw, gpu, pci);
     report.nics.push_back(nic);
   }
   return report;

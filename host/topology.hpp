@@ -1,5 +1,6 @@
 // Topology from hwloc: which NUMA node a GPU hangs off, and the NICs with their distance to it
-// (GDA picks the closest NIC; gio-info prints it all). Private to the host runtime.
+// (GDA picks the closest NIC; gio-info prints it all): the host runtime's one topology module.
+// Private to the host runtime.
 #pragma once
 #include <functional>
 #include <string>
@@ -7,11 +8,28 @@
 
 namespace gio {
 
+// How near a PCI device is to the GPU; higher is nearer. same_switch: the lowest common ancestor
+// of the two is a PCI-to-PCI bridge (a PCIe switch or a shared root port: traffic need not cross
+// the root complex); same_host_bridge: a host bridge (same root complex); same_numa / other_numa:
+// by the CPU-side ancestors' NUMA nodes. unknown: no GPU bus id, or either is not in hwloc's view.
+enum class pci_proximity : int { unknown = 0, other_numa = 1, same_numa = 2, same_host_bridge = 3, same_switch = 4 };
+
+inline const char* to_string(pci_proximity p) {
+  switch (p) {
+    case pci_proximity::same_switch: return "same PCIe switch";
+    case pci_proximity::same_host_bridge: return "same PCIe host bridge";
+    case pci_proximity::same_numa: return "same NUMA node";
+    case pci_proximity::other_numa: return "other NUMA node";
+    case pci_proximity::unknown: break;
+  }
+  return "position unknown";
+}
+
 struct nic_info {
   std::string name;      // "mlx5_0" (OpenFabrics) or an Ethernet interface
   std::string pci_bus_id;
   int numa_node = -1;
-  std::string relation;  // to the GPU: "same PCIe switch", "same NUMA node", "other NUMA node"
+  pci_proximity proximity = pci_proximity::unknown;  // to the GPU
 };
 
 struct topology_report {

@@ -58,9 +58,12 @@ void print_pe(const gio::runtime_report& rep) {
               topo.gpu_pci_bus_id.empty() ? "-" : topo.gpu_pci_bus_id.c_str(), topo.gpu_numa_node,
               topo.note.empty() ? "" : "; ", topo.note.c_str());
   if (topo.nics.empty()) std::printf("  NICs: none found\n");
-  for (const auto& nic : topo.nics)
-    std::printf("  NIC %-10s %s NUMA %d: %s\n", nic.name.c_str(), nic.pci_bus_id.c_str(), nic.numa_node,
-                nic.relation.c_str());
+  for (const auto& nic : topo.nics) {
+    const std::string where = nic.proximity == gio::pci_proximity::unknown
+                                  ? "GPU position unknown"
+                                  : std::string(gio::to_string(nic.proximity)) + " as the GPU";
+    std::printf("  NIC %-10s %s NUMA %d: %s\n", nic.name.c_str(), nic.pci_bus_id.c_str(), nic.numa_node, where.c_str());
+  }
   std::printf("  network: %s\n", rep.network.c_str());
   const gio::gpu_share share = gio::shmem_gpu_share();
   if (rep.gpu >= 0)

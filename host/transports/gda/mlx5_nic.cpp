@@ -30,7 +30,6 @@
 // and DevX commands in order, what they name, teardown, and the error paths).
 #include <arpa/inet.h>
 #include <dlfcn.h>
-#include <hwloc.h>
 #include <infiniband/mlx5dv.h>
 #include <infiniband/verbs.h>
 #include <unistd.h>
@@ -256,33 +255,8 @@ struct rdma_core {
 
 // ---- topology: which NIC is nearest the GPU -------------------------------------------------
 
-int first_numa_node(hwloc_topology_t topo, hwloc_obj_t io) {
-  hwloc_obj_t cpu_side = hwloc_get_non_io_ancestor_obj(topo, io);
-  if (!cpu_side || !cpu_side->nodeset) return -1;
-  return hwloc_bitmap_first(cpu_side->nodeset);
-}
-
-sel::proximity proximity_of(hwloc_topology_t topo, hwloc_obj_t gpu, hwloc_obj_t nic) {
-  std::vector<hwloc_obj_t> nic_up;
-  for (hwloc_obj_t o = nic; o; o = o->parent) nic_up.push_back(o);
-  hwloc_obj_t common = nullptr;
-  for (hwloc_obj_t o = gpu; o && !common; o = o->parent)
-    for (hwloc_obj_t n : nic_up)
-      if (n == o) {
-        common = o;
-        break;
-      }
-  if (common && common->type == HWLOC_OBJ_BRIDGE)
-    return common->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_PCI ? sel::proximity::same_switch
-                                                                      : sel::proximity::same_host_bridge;
-  if (common && common->type == HWLOC_OBJ_PCI_DEVICE) return sel::proximity::same_switch;
-  const int a = first_numa_node(topo, gpu), b = first_numa_node(topo, nic);
-  if (a >= 0 && a == b) return sel::proximity::same_numa;
-  return a >= 0 && b >= 0 ? sel::proximity::other_numa : sel::proximity::unknown;
-}
-
-// Proximity of each named OpenFabrics device to the GPU; all unknown (with `note`) when hwloc or
-// the GPU's bus id cannot tell.
+// Proximity of each named OpenFabrics device to the GPU, from the topology module (topology.hpp);
+// all unknown (with `note`) when hwloc or the GPU's bus id cannot tell.
 std::vector<sel::proximity> locate(const std::vector<std::string>& names, const std::string& gpu_bus_id,
                                    std::string* note) {
   std::vector<sel::proximity> result(names.size(), sel::proximity::unknown);
@@ -290,38 +264,16 @@ std::vector<sel::proximity> locate(const std::vector<std::string>& names, const 
     *note = "GPU PCI bus id unknown";
     return result;
   }
-  hwloc_topology_t topo = nullptr;
-  if (hwloc_topology_init(&topo) != 0) {
-    *note = "hwloc_topology_init failed";
-    return result;
-  }
-  struct guard {
-    hwloc_topology_t t;
-    ~guard() { hwloc_topology_destroy(t); }
-  } release{topo};
-  hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
-  if (hwloc_topology_load(topo) != 0) {
-    *note = "hwloc_topology_load failed";
-    return result;
-  }
-  hwloc_obj_t gpu = hwloc_get_pcidev_by_busidstring(topo, gpu_bus_id.c_str());
-  if (!gpu) {
-    *note = "GPU " + gpu_bus_id + " is not in hwloc's topology";
-    return result;
-  }
+  const topology_report topo = discover_topology(gpu_bus_id);
+  *note = topo.note;
   int found = 0;
-  for (hwloc_obj_t os = hwloc_get_next_osdev(topo, nullptr); os; os = hwloc_get_next_osdev(topo, os)) {
-    if (os->attr->osdev.type != HWLOC_OBJ_OSDEV_OPENFABRICS || !os->name) continue;
-    hwloc_obj_t pci = os->parent;
-    while (pci && pci->type != HWLOC_OBJ_PCI_DEVICE) pci = pci->parent;
-    if (!pci) continue;
+  for (const nic_info& nic : topo.nics)
     for (std::size_t i = 0; i < names.size(); ++i)
-      if (names[i] == os->name) {
-        result[i] = proximity_of(topo, gpu, pci);
+      if (names[i] == nic.name) {
+        result[i] = nic.proximity;
         ++found;
       }
-  }
-  if (found == 0 && !names.empty()) *note = "hwloc lists none of the RDMA devices";
+  if (found == 0 && !names.empty() && note->empty()) *note = "hwloc lists none of the RDMA devices";
   return result;
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "topology.hpp"
 #include "transports/gda/nic.hpp"
 
 namespace gio::transports::gda::mlx5_select {
@@ -114,22 +115,9 @@ inline gid_choice choose_gid(const std::vector<gid_entry>& table, int requested)
 
 // ---- NIC-to-GPU proximity ---------------------------------------------------------------------
 
-// Higher is nearer. same_switch: the lowest common ancestor of the two PCI devices is a PCI-to-PCI
-// bridge (a PCIe switch or a shared root port: traffic need not cross the root complex);
-// same_host_bridge: a host bridge (same root complex); same_numa / other_numa: by the CPU-side
-// ancestors' NUMA nodes. unknown: no GPU bus id, or one of them is not in hwloc's topology.
-enum class proximity : int { unknown = 0, other_numa = 1, same_numa = 2, same_host_bridge = 3, same_switch = 4 };
-
-inline const char* to_string(proximity p) {
-  switch (p) {
-    case proximity::same_switch: return "same PCIe switch";
-    case proximity::same_host_bridge: return "same PCIe host bridge";
-    case proximity::same_numa: return "same NUMA node";
-    case proximity::other_numa: return "other NUMA node";
-    case proximity::unknown: break;
-  }
-  return "position unknown";
-}
+// The topology module's measure (topology.hpp), higher nearer.
+using proximity = pci_proximity;
+using gio::to_string;
 
 // Indexes of `candidates` nearest first; equals keep their order (rdma-core's device order).
 inline std::vector<std::size_t> order_by_proximity(const std::vector<proximity>& candidates) {
