@@ -73,11 +73,15 @@ inline coresidency query_coresidency(const void* kernel, unsigned threads_per_wg
   check_launch(platform::multiprocessor_count(c.gpu, &c.gpu_multiprocessors), "counting multiprocessors");
   c.multiprocessors = shmem_gpu_share().multiprocessors(c.gpu_multiprocessors);
   if (c.multiprocessors > reserved_multiprocessors()) c.multiprocessors -= reserved_multiprocessors();
-  c.misfit = workgroup_misfit(kernel, threads_per_wg, dynamic_shmem, c.gpu);
-  if (!c.misfit.empty()) return c;  // per_multiprocessor stays 0
-  check_launch(platform::resident_wgs_per_multiprocessor(&c.per_multiprocessor, kernel,
-                                                         static_cast<int>(threads_per_wg), dynamic_shmem),
-               "querying the kernel's occupancy");
+  const platform::launch_status occupancy = platform::resident_wgs_per_multiprocessor(
+      &c.per_multiprocessor, kernel, static_cast<int>(threads_per_wg), dynamic_shmem);
+  // Only where the occupancy query finds no room at all are the kernel's own figures asked why:
+  // they explain a refusal, they never refuse a workgroup the runtime would run.
+  if (!platform::launch_ok(occupancy) || c.per_multiprocessor == 0) {
+    c.per_multiprocessor = 0;
+    c.misfit = workgroup_misfit(kernel, threads_per_wg, dynamic_shmem, c.gpu);
+    if (c.misfit.empty()) check_launch(occupancy, "querying the kernel's occupancy");
+  }
   return c;
 }
 
