@@ -24,6 +24,7 @@
 #include "rows.hpp"
 #include "support/failure.hpp"
 #include "support/gpu_runtime.hpp"
+#include "support/node.hpp"
 #include "support/shim_types.hpp"
 
 namespace bench {
@@ -690,12 +691,8 @@ int run_benchmarks(const options& opt, int world_rank) {
   csv_writer out(opt.csv_path, world_rank == 0);
 
   // One GPU per PE where there are enough, by node-local rank; the library may choose itself.
-  MPI_Comm node;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL, &node);
-  int local_rank = 0, local_size = 1;
-  MPI_Comm_rank(node, &local_rank);
-  MPI_Comm_size(node, &local_size);
-  MPI_Comm_free(&node);
+  const support::node_place place = support::place_on_node(MPI_COMM_WORLD);
+  const int local_rank = place.rank, local_size = place.size;
   const int devices = gpu::device_count();
   if (devices == 0) throw std::runtime_error("no GPU visible");
   int shares_without_mps = local_size > devices && !gpu::mps_daemon_running() ? 1 : 0;

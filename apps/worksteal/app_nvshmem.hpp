@@ -11,6 +11,7 @@
 #include "reference.hpp"
 #include "support/failure.hpp"
 #include "support/gpu_runtime.hpp"
+#include "support/node.hpp"
 #include "support/shim_nvshmem.hpp"
 
 namespace worksteal {
@@ -23,11 +24,9 @@ struct nvshmem_app {
   // only under MPS, which NVSHMEM needs for that.
   struct session {
     explicit session(MPI_Comm c) {
-      MPI_Comm node;
-      MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-      MPI_Comm_rank(node, &node_pe);
-      MPI_Comm_size(node, &node_pes);
-      MPI_Comm_free(&node);
+      const support::node_place place = support::place_on_node(c);
+      node_pe = place.rank;
+      node_pes = place.size;
       std::string cause;
       try {
         const int devices = support::gpu::device_count();

@@ -12,7 +12,7 @@
 #include "support/failure.hpp"
 #include "support/progress.hpp"
 #include "core/host_relax.hpp"
-#include "core/job.hpp"
+#include "support/node.hpp"
 #include "core/options.hpp"
 #include "core/report.hpp"
 
@@ -164,7 +164,7 @@ int drive(int argc, char** argv, const std::vector<variant>& here, MPI_Comm comm
   std::unique_ptr<solver> s;
   support::or_abort(comm, [&] {
     s = chosen.make({opt, dec, comm});
-    const int devices = count_devices(comm, s->device());
+    const int devices = support::count_devices(comm, s->device());
     print_setup(j, *s, devices);
 
     std::vector<parts> configurations{{!opt.no_compute, !opt.no_comm}};

@@ -3,15 +3,15 @@
 #include <cstdio>
 
 #include "support/failure.hpp"
-#include "core/job.hpp"
 #include "support/gpu_runtime.hpp"
+#include "support/node.hpp"
 
 namespace jacobi {
 
 namespace gpu = support::gpu;
 
 gpu_choice select_gpu(MPI_Comm comm) {
-  const node_place place = place_on_node(comm);
+  const support::node_place place = support::place_on_node(comm);
   int devices = 0;
   std::string cause;
   try {
@@ -42,7 +42,7 @@ void require_gpu_memory(MPI_Comm comm, const gpu_choice& gpu, std::size_t bytes_
   // Every PE's context exists before anyone measures, so that the free memory is what is left.
   MPI_Barrier(comm);
   const double free_bytes = double(gpu::free_memory());
-  const double needed = sum_over_device_sharers(comm, gpu.device, double(bytes_per_pe));
+  const double needed = support::sum_over_device_sharers(comm, gpu.device, double(bytes_per_pe));
   std::string cause;
   if (needed > free_bytes)
     cause = "the problem needs " + gibibytes(needed) + " on GPU " + std::to_string(gpu.device) + " (" + what +

@@ -1,9 +1,10 @@
-// Facts about the MPI job that the variants and the report need: where a PE sits on its node, and
-// how many distinct devices the job uses (the weak-scaling unit).
+// Where a PE sits on its node and which PEs share its GPU, as the programs (bench/, apps/) count
+// them before or beside a library that knows it itself (gio: shmem_runtime_report()): node-local
+// rank r uses GPU r mod the GPUs, as gio and the NVSHMEM shims choose.
 #pragma once
 #include <mpi.h>
 
-namespace jacobi {
+namespace support {
 
 struct node_place {
   int rank;  // among the PEs of this node
@@ -17,7 +18,7 @@ node_place place_on_node(MPI_Comm comm);
 double sum_over_device_sharers(MPI_Comm comm, int device, double value);
 
 // Collective. Distinct (node, device) pairs over the PEs; with device < 0 on every PE (CPU
-// variants) the number of PEs.
+// variants) the number of PEs (the weak-scaling unit of jacobi2d's report).
 int count_devices(MPI_Comm comm, int device);
 
-}  // namespace jacobi
+}  // namespace support

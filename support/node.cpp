@@ -1,10 +1,10 @@
-#include "core/job.hpp"
+#include "support/node.hpp"
 
 #include <set>
 #include <utility>
 #include <vector>
 
-namespace jacobi {
+namespace support {
 
 namespace {
 // The node's PEs, and the lowest world rank among them (names the node).
@@ -60,4 +60,4 @@ int count_devices(MPI_Comm comm, int device) {
   return static_cast<int>(distinct.size());
 }
 
-}  // namespace jacobi
+}  // namespace support
