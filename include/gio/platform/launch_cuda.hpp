@@ -5,6 +5,8 @@
 
 #include <cstddef>
 
+#include "gio/platform/kernel_resources.hpp"
+
 namespace gio::platform {
 
 using launch_status = cudaError_t;
