@@ -695,9 +695,7 @@ int run_benchmarks(const options& opt, int world_rank) {
   const int local_rank = place.rank, local_size = place.size;
   const int devices = gpu::device_count();
   if (devices == 0) throw std::runtime_error("no GPU visible");
-  int shares_without_mps = local_size > devices && !gpu::mps_daemon_running() ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &shares_without_mps, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (Shim::traits.needs_gpu_per_pe && shares_without_mps) {
+  if (Shim::traits.needs_gpu_per_pe && support::gpus_shared_without_mps(MPI_COMM_WORLD, devices)) {
     if (world_rank == 0)
       std::fprintf(stderr,
                    "%s benchmarks skipped: %d PEs on a node with %d visible GPU(s) and no MPS. %s needs one GPU\n"

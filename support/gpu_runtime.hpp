@@ -3,8 +3,6 @@
 // Every call checks its status and throws support::gpu::error naming the call, so main() can
 // report it and end every PE.
 #pragma once
-#include <sys/stat.h>
-
 #include <cstddef>
 #include <cstdlib>
 #include <stdexcept>
@@ -43,14 +41,6 @@ inline int current_device() {
   int device = -1;
   check(SUPPORT_GPU_API(GetDevice)(&device), "GetDevice");
   return device;
-}
-// The CUDA MPS control daemon serves this node: its pipe exists (CUDA_MPS_PIPE_DIRECTORY, else
-// the default), so several processes' kernels share a GPU side by side. What gio finds out at init.
-inline bool mps_daemon_running() {
-  const char* directory = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
-  const std::string pipe = std::string(directory && *directory ? directory : "/tmp/nvidia-mps") + "/control";
-  struct stat info {};
-  return ::stat(pipe.c_str(), &info) == 0;
 }
 
 // Creates the device's context now, so that later measurements do not include it.

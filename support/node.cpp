@@ -1,6 +1,10 @@
 #include "support/node.hpp"
 
+#include <sys/stat.h>
+
+#include <cstdlib>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +33,19 @@ node_place place_on_node(MPI_Comm comm) {
   MPI_Comm_size(node.comm, &place.size);
   MPI_Comm_free(&node.comm);
   return place;
+}
+
+bool mps_daemon_running() {
+  const char* directory = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
+  const std::string pipe = std::string(directory && *directory ? directory : "/tmp/nvidia-mps") + "/control";
+  struct stat info {};
+  return ::stat(pipe.c_str(), &info) == 0;
+}
+
+bool gpus_shared_without_mps(MPI_Comm comm, int devices) {
+  int shared = place_on_node(comm).size > devices && !mps_daemon_running() ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, comm);
+  return shared != 0;
 }
 
 double sum_over_device_sharers(MPI_Comm comm, int device, double value) {

@@ -27,15 +27,24 @@ struct nvshmem_app {
       const support::node_place place = support::place_on_node(c);
       node_pe = place.rank;
       node_pes = place.size;
+      // First what each PE can check alone (every PE agrees before the collective init below).
       std::string cause;
+      int devices = 0;
       try {
-        const int devices = support::gpu::device_count();
-        if (node_pes > devices && !support::gpu::mps_daemon_running())
-          throw std::runtime_error(std::to_string(node_pes) + " PEs on a node with " + std::to_string(devices) +
-                                   " GPU(s) and no MPS: NVSHMEM needs a GPU per PE or MPS (docs/running.md)");
+        devices = support::gpu::device_count();
+        if (devices == 0) throw std::runtime_error("no GPU visible");
         support::gpu::set_device(node_pe % devices);
         cudaDeviceProp prop{};
         if (cudaGetDeviceProperties(&prop, node_pe % devices) == cudaSuccess) gpu_name = prop.name;
+      } catch (const std::exception& e) {
+        cause = e.what();
+      }
+      support::agree(c, cause);
+      support::agree(c, support::gpus_shared_without_mps(c, devices)
+                            ? std::to_string(node_pes) + " PEs on a node with " + std::to_string(devices) +
+                                  " GPU(s) and no MPS: NVSHMEM needs a GPU per PE or MPS (docs/running.md)"
+                            : "");
+      try {
         support::nvshmem_shim::init(c);
         started = true;
         nvshmem_comm::learn_gpus();

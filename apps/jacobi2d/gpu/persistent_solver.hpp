@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "support/failure.hpp"
+#include "support/node.hpp"
 #include "core/host_relax.hpp"
 #include "core/problem.hpp"
 #include "core/solver.hpp"
@@ -235,7 +236,7 @@ std::unique_ptr<solver> make_persistent_solver(const solver_setup& setup) {
   if (Comm::traits.needs_gpu_per_pe) {
     const gpu_choice gpu = select_gpu(setup.comm);
     support::agree(setup.comm,
-                gpu.shared && !support::gpu::mps_daemon_running()
+                gpu.shared && !support::mps_daemon_running()
                     ? std::string("skipped: ") + Comm::traits.system +
                           " needs one GPU per PE or MPS (docs/running.md); run one PE per GPU, or start MPS"
                     : "",
