@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gio/host.hpp"
+#include "gio/launch.hpp"
 #include "support/gpu_runtime.hpp"
 
 namespace worksteal {
@@ -71,6 +72,12 @@ struct nvshmem_comm {
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     return per_sm * support::gpu::multiprocessor_count();
+  }
+  // The kernel's own figures (registers, shared memory), as gio's launch explains them.
+  template <class... Params>
+  static std::string why_no_workgroup(void (*kernel)(Params...), unsigned threads, std::size_t shared) {
+    return gio::detail::workgroup_misfit(reinterpret_cast<const void*>(kernel), threads, shared,
+                                         support::gpu::current_device());
   }
   // Every workgroup co-resident: NVSHMEM's collective launch (cooperative).
   template <class... Params, class... Args>

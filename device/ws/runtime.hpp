@@ -246,7 +246,12 @@ template <class Program, class Comm = gio_comm> class runtime {
     const std::size_t shared = worker_shared_bytes(opt_.local_capacity, 65536);
     const int fit = with_kernel([&](auto kernel) { return Comm::max_coresident(kernel, opt_.threads, shared); });
     const int fewest = over_every_pe(participating() ? fit : 1 << 30, reduce_op::min);
-    if (fewest < 1) refuse("not even one worker of " + std::to_string(opt_.threads) + " threads fits on a GPU");
+    if (fewest < 1) {
+      const std::string why =
+          with_kernel([&](auto kernel) { return Comm::why_no_workgroup(kernel, opt_.threads, shared); });
+      refuse("not even one worker of " + std::to_string(opt_.threads) + " threads fits on a GPU" +
+             (why.empty() ? std::string() : " (" + why + ")"));
+    }
     if (opt_.workers > fewest)
       refuse(std::to_string(opt_.workers) + " workers per PE cannot all be co-resident: at most " + std::to_string(fewest) +
            " fit on every GPU at " + std::to_string(opt_.threads) + " threads and " + std::to_string(shared) +
