@@ -67,7 +67,8 @@ function(gio_use_nvshmem target)
     CUDA_SEPARABLE_COMPILATION ON
     CUDA_RESOLVE_DEVICE_SYMBOLS ON
     CUDA_RUNTIME_LIBRARY Shared)
-  # gio's headers only (the platform layer); the binary does not link libgio.
+  # gio's headers (the platform layer); such a binary never starts gio (worksteal-nvshmem links
+  # libgio for gio::error only).
   target_include_directories(${target} PRIVATE
     ${GIO_NVSHMEM_INCLUDE_DIR} $<TARGET_PROPERTY:gio,INTERFACE_INCLUDE_DIRECTORIES>)
   target_link_libraries(${target} PRIVATE

@@ -30,28 +30,29 @@ struct nvshmem_app {
       // First what each PE can check alone (every PE agrees before the collective init below).
       std::string cause;
       int devices = 0;
+      cudaDeviceProp prop{};
       try {
         devices = support::gpu::device_count();
         if (devices == 0) throw std::runtime_error("no GPU visible");
         support::gpu::set_device(node_pe % devices);
-        cudaDeviceProp prop{};
-        if (cudaGetDeviceProperties(&prop, node_pe % devices) == cudaSuccess) gpu_name = prop.name;
+        const cudaError_t status = cudaGetDeviceProperties(&prop, node_pe % devices);
+        if (status != cudaSuccess) throw std::runtime_error(std::string("cudaGetDeviceProperties: ") + cudaGetErrorString(status));
+        gpu_name = prop.name;
       } catch (const std::exception& e) {
         cause = e.what();
       }
       support::agree(c, cause);
+      // Skipped, as gio-bench-nvshmem and jacobi2d-nvshmem are there (exit status 77).
       support::agree(c, support::gpus_shared_without_mps(c, devices)
-                            ? std::to_string(node_pes) + " PEs on a node with " + std::to_string(devices) +
+                            ? "skipped: " + std::to_string(node_pes) + " PEs on a node with " + std::to_string(devices) +
                                   " GPU(s) and no MPS: NVSHMEM needs a GPU per PE or MPS (docs/running.md)"
-                            : "");
-      try {
-        support::nvshmem_shim::init(c);
-        started = true;
-        nvshmem_comm::learn_gpus();
-      } catch (const std::exception& e) {
-        cause = e.what();
-      }
-      support::agree(c, cause);
+                            : "",
+                        support::exit_skipped);
+      // Collective from here on: a failure on one PE ends the job (run_mpi_main's abort) rather
+      // than leave the others in NVSHMEM's or MPI's collectives.
+      support::nvshmem_shim::init(c);
+      started = true;
+      nvshmem_comm::learn_gpus(prop.uuid.bytes);
     }
     ~session() {
       if (started) nvshmem_finalize();

@@ -19,6 +19,7 @@
 #include "gio/host.hpp"
 #include "gio/launch.hpp"
 #include "support/gpu_runtime.hpp"
+#include "support/node.hpp"
 
 namespace worksteal {
 
@@ -71,7 +72,11 @@ struct nvshmem_comm {
     int per_sm = 0;
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    return per_sm * support::gpu::multiprocessor_count();
+    // Under MPS the PEs on this GPU run side by side: each gets an equal share, as gio's do.
+    int sharers = 0;
+    for (const std::string& gpu : gpus()) sharers += gpu == gpus()[my_pe()];
+    const int share = support::mps_daemon_running() && sharers > 1 ? sharers : 1;
+    return per_sm * (support::gpu::multiprocessor_count() / share);
   }
   // The kernel's own figures (registers, shared memory), as gio's launch explains them.
   template <class... Params>
@@ -93,13 +98,12 @@ struct nvshmem_comm {
         values);
   }
 
-  // Collective, once after NVSHMEM's init: which GPU every PE uses (its UUID), for distance().
-  static void learn_gpus() {
-    cudaDeviceProp prop{};
-    check(cudaGetDeviceProperties(&prop, support::gpu::current_device()), "cudaGetDeviceProperties");
+  // Collective, once after NVSHMEM's init: which GPU every PE uses (this PE's 16-byte UUID in),
+  // for distance() and the GPU's share.
+  static void learn_gpus(const char* my_uuid) {
     gpus().assign(static_cast<std::size_t>(n_pes()), std::string(16, '\0'));
     std::vector<char> all(16 * gpus().size());
-    MPI_Allgather(prop.uuid.bytes, 16, MPI_CHAR, all.data(), 16, MPI_CHAR, MPI_COMM_WORLD);
+    MPI_Allgather(my_uuid, 16, MPI_CHAR, all.data(), 16, MPI_CHAR, MPI_COMM_WORLD);
     for (std::size_t pe = 0; pe < gpus().size(); ++pe) gpus()[pe].assign(all.data() + 16 * pe, 16);
   }
 

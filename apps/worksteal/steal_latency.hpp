@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gio/ws.hpp"
+#include "reference.hpp"
 #include "support/failure.hpp"
 #include "support/gpu_runtime.hpp"
 #include "support/options.hpp"
@@ -48,11 +49,13 @@ inline ws::run_config layout_of(shared_words* w) {
   return cfg;
 }
 
-// Polls `pe`'s `word` through the placement until it reaches `value`; false after patience_ns.
+// Polls `pe`'s `word` through the placement until it reaches `value`, then acquires (as the
+// worker's waits do: what was written before the word is visible after); false after patience_ns.
 template <class Queues> GIO_DEVICE bool wait_at_least(const Queues& q, std::uint64_t* word, int pe, std::uint64_t value) {
   const std::uint64_t start = gio::platform::timer_ns();
   while (q.fetch(word, pe) < value)
     if (gio::platform::timer_ns() - start > patience_ns) return false;
+  gio::platform::fence_acq_rel_system();
   return true;
 }
 
@@ -153,7 +156,11 @@ template <class App> int run(int argc, char** argv, MPI_Comm comm) {
   gpu::device_memory times(rounds * sizeof(unsigned long long));
   struct which { const char* name; int victim_pe, thief_pe; unsigned victim_wg, thief_wg; };
   std::vector<which> cases{{"same GPU", 0, 0, 0, 1}};
-  if (pes == 2) cases.push_back({"across NVLink (other PE's GPU)", 0, 1, 0, 0});
+  if (pes == 2) {
+    const bool shared = Comm::distance(1 - pe) == 0;  // both PEs on one GPU (as in gpu-check's one-GPU run)
+    cases.push_back({shared ? "other PE on the same GPU" : "across NVLink (other PE's GPU)", 0, 1, 0, 0});
+    support::agree(comm, Comm::unstealable(1 - pe).empty() ? "" : "the other PE: " + Comm::unstealable(1 - pe));
+  }
   for (const which& k : cases) {
     gpu::fill(w, 0, sizeof(shared_words));
     gpu::fill(times.as<void>(), 0, rounds * sizeof(unsigned long long));

@@ -60,7 +60,9 @@ void print_pe(const gio::runtime_report& rep) {
   if (topo.nics.empty()) std::printf("  NICs: none found\n");
   for (const auto& nic : topo.nics) {
     const std::string where = nic.proximity == gio::pci_proximity::unknown
-                                  ? "GPU position unknown"
+                                  ? (topo.gpu_pci_bus_id.empty() ? "GPU position unknown" : "position unknown")
+                              : nic.proximity == gio::pci_proximity::other_numa
+                                  ? "other NUMA node"
                                   : std::string(gio::to_string(nic.proximity)) + " as the GPU";
     std::printf("  NIC %-10s %s NUMA %d: %s\n", nic.name.c_str(), nic.pci_bus_id.c_str(), nic.numa_node, where.c_str());
   }

@@ -47,9 +47,9 @@ inline std::string workgroup_misfit(const void* kernel, unsigned threads, std::s
   const std::string head = "a workgroup of " + std::to_string(threads) + " threads and " + std::to_string(dynamic_shmem) +
                            " bytes of dynamic shared memory cannot run this kernel on GPU " + std::to_string(gpu) + ": ";
   if (static_cast<long long>(threads) > r.max_threads_per_wg)
-    return head + "it uses " + std::to_string(r.registers_per_thread) + " registers per thread, so at most " +
-           std::to_string(r.max_threads_per_wg) + " threads per workgroup fit (launch fewer threads, or move heavy "
-           "group calls such as the _wg collectives into a kernel of their own: docs/tuning.md)";
+    return head + "it uses " + std::to_string(r.registers_per_thread) + " registers per thread, and with them and its " +
+           "launch bounds at most " + std::to_string(r.max_threads_per_wg) + " threads per workgroup fit (launch fewer "
+           "threads, or move heavy group calls such as the _wg collectives into a kernel of their own: docs/tuning.md)";
   if (dynamic_shmem > r.max_dynamic_shared_bytes)
     return head + "it may use at most " + std::to_string(r.max_dynamic_shared_bytes) + " bytes of dynamic shared memory " +
            "beside its " + std::to_string(r.static_shared_bytes) + " static bytes (ask for less, or raise the kernel's "
@@ -78,6 +78,7 @@ inline coresidency query_coresidency(const void* kernel, unsigned threads_per_wg
   // Only where the occupancy query finds no room at all are the kernel's own figures asked why:
   // they explain a refusal, they never refuse a workgroup the runtime would run.
   if (!platform::launch_ok(occupancy) || c.per_multiprocessor == 0) {
+    static_cast<void>(platform::gpu_last_error());  // a refused query must not be reported by a later check
     c.per_multiprocessor = 0;
     c.misfit = workgroup_misfit(kernel, threads_per_wg, dynamic_shmem, c.gpu);
     if (c.misfit.empty()) check_launch(occupancy, "querying the kernel's occupancy");

@@ -112,7 +112,7 @@ TEST(LaunchCollective, ExplainsAWorkgroupTheKernelCannotHave) {
   }
   EXPECT_NE(what.find("launch_collective: a workgroup of " + std::to_string(too_many) + " threads"), std::string::npos)
       << what;
-  EXPECT_NE(what.find("registers per thread, so at most " + std::to_string(launch_threads) + " threads per workgroup fit"),
+  EXPECT_NE(what.find("launch bounds at most " + std::to_string(launch_threads) + " threads per workgroup fit"),
             std::string::npos)
       << what;
   unsigned got[2] = {};
