@@ -134,7 +134,13 @@ struct gio_shim {
   template <class... Params>
   static void launch_collective(void (*kernel)(Params...), unsigned blocks, unsigned threads,
                                 typename identity<Params>::type... args) {
-    gio::launch_collective(kernel, dim3(blocks), dim3(threads), 0, gio::stream_t{}, args...);
+    launch_collective_shared(kernel, blocks, threads, 0, args...);
+  }
+  // The same with `shared` bytes of dynamic shared memory per workgroup.
+  template <class... Params>
+  static void launch_collective_shared(void (*kernel)(Params...), unsigned blocks, unsigned threads, std::size_t shared,
+                                       typename identity<Params>::type... args) {
+    gio::launch_collective(kernel, dim3(blocks), dim3(threads), shared, gio::stream_t{}, args...);
   }
 };
 

@@ -135,8 +135,15 @@ struct nvshmem_shim {
   template <class... Params>
   static void launch_collective(void (*kernel)(Params...), unsigned blocks, unsigned threads,
                                 typename identity<Params>::type... args) {
+    launch_collective_shared(kernel, blocks, threads, 0, args...);
+  }
+  // The same with `shared` bytes of dynamic shared memory per block.
+  template <class... Params>
+  static void launch_collective_shared(void (*kernel)(Params...), unsigned blocks, unsigned threads, std::size_t shared,
+                                       typename identity<Params>::type... args) {
     void* arguments[] = {static_cast<void*>(&args)...};
-    check(nvshmemx_collective_launch(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(threads), arguments, 0, nullptr),
+    check(nvshmemx_collective_launch(reinterpret_cast<const void*>(kernel), dim3(blocks), dim3(threads), arguments, shared,
+                                     nullptr),
           "nvshmemx_collective_launch");
   }
 

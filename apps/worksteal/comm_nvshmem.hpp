@@ -9,17 +9,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
-#include <tuple>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "gio/host.hpp"
-#include "gio/launch.hpp"
 #include "support/gpu_runtime.hpp"
 #include "support/node.hpp"
+#include "support/shim_nvshmem.hpp"
 
 namespace worksteal {
 
@@ -70,32 +67,18 @@ struct nvshmem_comm {
   template <class... Params>
   static int max_coresident(void (*kernel)(Params...), unsigned threads, std::size_t shared) {
     int per_sm = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    support::gpu::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(threads), shared),
+                        "OccupancyMaxActiveBlocksPerMultiprocessor");
     // Under MPS the PEs on this GPU run side by side: each gets an equal share, as gio's do.
     int sharers = 0;
     for (const std::string& gpu : gpus()) sharers += gpu == gpus()[my_pe()];
     const int share = support::mps_daemon_running() && sharers > 1 ? sharers : 1;
     return per_sm * (support::gpu::multiprocessor_count() / share);
   }
-  // The kernel's own figures (registers, shared memory), as gio's launch explains them.
-  template <class... Params>
-  static std::string why_no_workgroup(void (*kernel)(Params...), unsigned threads, std::size_t shared) {
-    return gio::detail::workgroup_misfit(reinterpret_cast<const void*>(kernel), threads, shared,
-                                         support::gpu::current_device());
-  }
-  // Every workgroup co-resident: NVSHMEM's collective launch (cooperative).
+  // Every workgroup co-resident: NVSHMEM's collective launch (cooperative), through the shim.
   template <class... Params, class... Args>
   static void launch(void (*kernel)(Params...), unsigned wgs, unsigned threads, std::size_t shared, Args&&... args) {
-    std::tuple<std::decay_t<Params>...> values(std::forward<Args>(args)...);
-    std::apply(
-        [&](auto&... value) {
-          void* addresses[] = {static_cast<void*>(&value)...};
-          if (nvshmemx_collective_launch(reinterpret_cast<const void*>(kernel), dim3(wgs), dim3(threads), addresses, shared,
-                                         nullptr) != 0)
-            throw gio::error(my_pe(), "nvshmemx_collective_launch of " + std::to_string(wgs) + " workgroups failed");
-        },
-        values);
+    support::nvshmem_shim::launch_collective_shared(kernel, wgs, threads, shared, std::forward<Args>(args)...);
   }
 
   // Collective, once after NVSHMEM's init: which GPU every PE uses (this PE's 16-byte UUID in),
@@ -111,9 +94,6 @@ struct nvshmem_comm {
   static std::vector<std::string>& gpus() {
     static std::vector<std::string> uuids;
     return uuids;
-  }
-  static void check(cudaError_t status, const char* call) {
-    if (status != cudaSuccess) throw gio::error(my_pe(), std::string(call) + ": " + cudaGetErrorString(status));
   }
 };
 

@@ -10,7 +10,6 @@
 //           over_every_pe(value, min|max), distance(pe) (0 this GPU, 1 this node, 2 another
 //           node), unstealable(pe) ("" or why thieves cannot reach it), kernel_handle,
 //           wait_timeout_ns, max_coresident(kernel, threads, shared), launch (all co-resident),
-//           why_no_workgroup(kernel, threads, shared) ("" or why not even one fits),
 //           host_placement (whether placement::host works over it)
 #pragma once
 #include <cstddef>
@@ -88,10 +87,6 @@ struct gio_comm {
   template <class... Params>
   static int max_coresident(void (*kernel)(Params...), unsigned threads, std::size_t shared) {
     return max_coresident_wgs(kernel, threads, shared);
-  }
-  template <class... Params>
-  static std::string why_no_workgroup(void (*kernel)(Params...), unsigned threads, std::size_t shared) {
-    return gio::detail::query_coresidency(reinterpret_cast<const void*>(kernel), threads, shared).misfit;
   }
   template <class... Params, class... Args>
   static void launch(void (*kernel)(Params...), unsigned wgs, unsigned threads, std::size_t shared, Args&&... args) {

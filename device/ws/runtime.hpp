@@ -110,12 +110,6 @@ struct run_result {
   }
 };
 
-namespace detail {
-inline void check_gpu(int pe, platform::launch_status s, const char* what) {
-  if (!platform::launch_ok(s)) throw error(pe, std::string("gio::ws: ") + what + ": " + platform::launch_error_text(s));
-}
-}  // namespace detail
-
 template <class Program, class Comm = gio_comm> class runtime {
  public:
   // Collective over every PE: the same options everywhere. Throws gio::error naming the cause.
@@ -194,7 +188,9 @@ template <class Program, class Comm = gio_comm> class runtime {
  private:
   [[noreturn]] void fail(const std::string& cause) const { throw error(me_, "gio::ws: " + cause); }
   [[noreturn]] void refuse(const std::string& cause) const { throw config_error(me_, "gio::ws: " + cause); }
-  void check_gpu(platform::launch_status s, const char* what) const { detail::check_gpu(me_, s, what); }
+  void check_gpu(platform::launch_status s, const char* what) const {
+    if (!platform::launch_ok(s)) fail(std::string(what) + ": " + platform::launch_error_text(s));
+  }
 
   // Collective: `mine` combined over every PE (min or max).
   template <class T> T over_every_pe(T mine, reduce_op op) {
@@ -247,8 +243,12 @@ template <class Program, class Comm = gio_comm> class runtime {
     const int fit = with_kernel([&](auto kernel) { return Comm::max_coresident(kernel, opt_.threads, shared); });
     const int fewest = over_every_pe(participating() ? fit : 1 << 30, reduce_op::min);
     if (fewest < 1) {
-      const std::string why =
-          with_kernel([&](auto kernel) { return Comm::why_no_workgroup(kernel, opt_.threads, shared); });
+      int gpu = 0;
+      check_gpu(platform::current_gpu(&gpu), "finding the current GPU");
+      // The kernel's own figures (registers, launch bounds, shared memory), whatever the comm.
+      const std::string why = with_kernel([&](auto kernel) {
+        return gio::detail::workgroup_misfit(reinterpret_cast<const void*>(kernel), opt_.threads, shared, gpu);
+      });
       refuse("not even one worker of " + std::to_string(opt_.threads) + " threads fits on a GPU" +
              (why.empty() ? std::string() : " (" + why + ")"));
     }
