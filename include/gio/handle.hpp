@@ -31,7 +31,7 @@ struct peer_info {
 };
 static_assert(sizeof(peer_info) == 16, "peer_info is shared with device code");
 
-inline constexpr std::uint32_t handle_abi_version = 6;  // 6: the teams' areas hold collect counts before the reduce scratch (team.hpp)
+inline constexpr std::uint32_t handle_abi_version = 7;  // 7: reduce scratch blocks of 2 KiB (team.hpp)
 
 struct gda_table;  // gio/gda.hpp
 

@@ -53,7 +53,7 @@ GIO_HOST_DEVICE_INLINE constexpr std::uint64_t team_counts_offset(std::int32_t w
 // reduce_push_members PEs, a reduction of at most reduce_push_bytes is pushed by each member
 // into every member's reduce scratch, which follows the sync words in the team's area: two slots
 // (used by alternate syncs of the team), each a reduce_push_bytes block per team PE.
-inline constexpr std::uint64_t reduce_push_bytes = 1024;
+inline constexpr std::uint64_t reduce_push_bytes = 2048;
 inline constexpr std::int32_t reduce_push_members = 8;
 // Team PEs a slot has room for, in a job of world_size PEs (no team is larger than the world).
 GIO_HOST_DEVICE_INLINE constexpr std::uint64_t reduce_slot_members(std::int32_t world_size) {

@@ -43,9 +43,9 @@ TEST(TeamLayout, EveryTeamSlotHasAWholeArea) {
       EXPECT_EQ(rt::team_sync_area_bytes(teams, n), static_cast<std::size_t>(teams) * team_area_bytes(n))
           << teams << " teams, " << n << " PEs";
   // What docs/teams.md states for the default 32 teams.
-  EXPECT_EQ(rt::team_sync_area_bytes(32, 2), 130u * 1024);
-  EXPECT_EQ(rt::team_sync_area_bytes(32, 8), 518u * 1024);
-  EXPECT_EQ(rt::team_sync_area_bytes(32, 1024), 1026u * 1024);
+  EXPECT_EQ(rt::team_sync_area_bytes(32, 2), 258u * 1024);
+  EXPECT_EQ(rt::team_sync_area_bytes(32, 8), 1030u * 1024);
+  EXPECT_EQ(rt::team_sync_area_bytes(32, 1024), 1538u * 1024);
 }
 
 }  // namespace
