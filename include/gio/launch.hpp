@@ -35,8 +35,9 @@ namespace detail {
 inline int launching_pe() { return shmem_initialized() ? shmem_my_pe() : -1; }
 
 inline void check_launch(platform::launch_status status, const char* what) {
-  if (!platform::launch_ok(status))
-    throw error(launching_pe(), std::string("launch_collective: ") + what + ": " + platform::launch_error_text(status));
+  if (platform::launch_ok(status)) return;
+  static_cast<void>(platform::gpu_last_error());  // reported here, so not again by the caller's next check
+  throw error(launching_pe(), std::string("launch_collective: ") + what + ": " + platform::launch_error_text(status));
 }
 
 // "" when a workgroup of `threads` threads and `dynamic_shmem` bytes can run `kernel` at all, else
@@ -73,16 +74,14 @@ inline coresidency query_coresidency(const void* kernel, unsigned threads_per_wg
   check_launch(platform::multiprocessor_count(c.gpu, &c.gpu_multiprocessors), "counting multiprocessors");
   c.multiprocessors = shmem_gpu_share().multiprocessors(c.gpu_multiprocessors);
   if (c.multiprocessors > reserved_multiprocessors()) c.multiprocessors -= reserved_multiprocessors();
-  const platform::launch_status occupancy = platform::resident_wgs_per_multiprocessor(
-      &c.per_multiprocessor, kernel, static_cast<int>(threads_per_wg), dynamic_shmem);
-  // Only where the occupancy query finds no room at all are the kernel's own figures asked why:
-  // they explain a refusal, they never refuse a workgroup the runtime would run.
-  if (!platform::launch_ok(occupancy) || c.per_multiprocessor == 0) {
-    static_cast<void>(platform::gpu_last_error());  // a refused query must not be reported by a later check
-    c.per_multiprocessor = 0;
-    c.misfit = workgroup_misfit(kernel, threads_per_wg, dynamic_shmem, c.gpu);
-    if (c.misfit.empty()) check_launch(occupancy, "querying the kernel's occupancy");
-  }
+  // The kernel's own limits first: CUDA's occupancy query counts a workgroup larger than the
+  // kernel's launch bounds as resident, although the launch refuses it. Both limits are the ones
+  // the launch enforces, so they never refuse a workgroup the runtime would run.
+  c.misfit = workgroup_misfit(kernel, threads_per_wg, dynamic_shmem, c.gpu);
+  if (!c.misfit.empty()) return c;  // per_multiprocessor stays 0
+  check_launch(platform::resident_wgs_per_multiprocessor(&c.per_multiprocessor, kernel, static_cast<int>(threads_per_wg),
+                                                         dynamic_shmem),
+               "querying the kernel's occupancy");
   return c;
 }
 
