@@ -7,7 +7,7 @@
 # machine.txt, logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
-#                        [--no-cpu-tests] [--phase build|main|shared|examples|gda|gda:K|ikn:K]
+#                        [--no-cpu-tests] [--phase build|main|shared|sanitizer|examples|gda|gda:K|ikn:K]
 #                        [--archive FILE.tgz]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
 #   --no-cpu-tests leaves out the CPU tests (CI runs them), for device time.
@@ -15,6 +15,7 @@
 #   GPU test binary: minutes less of a device call).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU and MPS tests and the sanitizers, `shared` is only those (same build),
+#   `sanitizer` only the sanitizers,
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
 #   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode. `build`
 #   only configures and builds everything (a cold build takes most of a call), for the phases after;
@@ -47,10 +48,11 @@ while [ $# -gt 0 ]; do
         build) main=0 bench=0 sanitizer=0 one_gpu=0 ;;
         main) sanitizer=0 one_gpu=0 ;;
         shared) main=0 bench=0 ;;
+        sanitizer) main=0 bench=0 one_gpu=0 ;;
         examples) main=0 bench=0 sanitizer=0 one_gpu=0 tests=0 examples_only=1 ;;
         gda) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 ;;
         gda:[0-3]|ikn:[0-3]) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 gda_label="^${1%%:*}_part${1#*:}\$" ;;
-        *) echo "gpu-check: --phase build|main|shared|examples|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
+        *) echo "gpu-check: --phase build|main|shared|sanitizer|examples|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
       esac ;;
     --archive)
       shift
