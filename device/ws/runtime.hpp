@@ -240,6 +240,12 @@ template <class Program, class Comm = gio_comm> class runtime {
   // must fit everywhere (a worker that never starts would hang the termination detection).
   int agree_on_workers() {
     const std::size_t shared = worker_shared_bytes(opt_.local_capacity, 65536);
+    // A local queue past the launch's default shared memory limit (48 KiB on NVIDIA) needs the
+    // kernel's limit raised; beyond what the GPU has, the query below refuses it and says why.
+    with_kernel([&](auto kernel) {
+      if (!platform::launch_ok(platform::allow_dynamic_shared(reinterpret_cast<const void*>(kernel), shared)))
+        static_cast<void>(platform::gpu_last_error());
+    });
     const int fit = with_kernel([&](auto kernel) { return Comm::max_coresident(kernel, opt_.threads, shared); });
     const int fewest = over_every_pe(participating() ? fit : 1 << 30, reduce_op::min);
     if (fewest < 1) {

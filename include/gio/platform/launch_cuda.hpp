@@ -36,6 +36,11 @@ inline launch_status kernel_resources_of(const void* kernel, kernel_resources* o
             static_cast<std::size_t>(a.maxDynamicSharedSizeBytes)};
   return s;
 }
+// Raises the dynamic shared memory `kernel` may use to `bytes` (by default a launch may ask for
+// at most 48 KiB, although the GPU's multiprocessors have more); fails beyond what the GPU has.
+inline launch_status allow_dynamic_shared(const void* kernel, std::size_t bytes) {
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
+}
 inline launch_status launch_cooperative(const void* kernel, dim3 grid, dim3 block, void** args,
                                         std::size_t dynamic_shmem, launch_stream stream) {
   return cudaLaunchCooperativeKernel(kernel, grid, block, args, dynamic_shmem, stream);
