@@ -2,7 +2,10 @@
 # and a CMake package: find_package(gio) gives gio::gio, and gio::checks for checked device code.
 include(CMakePackageConfigHelpers)
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# include/gio/device and include/gio/templates are links into the tree: their files are installed
+# below, as real folders.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        REGEX "/gio/(device|templates)$" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/device/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/device
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${GIO_SHIM_INCLUDE}/gio/build_config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio)
