@@ -93,7 +93,7 @@ template <class T> GIO_HOST_DEVICE_INLINE T amo_new_value(amo_op op, T old, T va
 enum class dtype : std::uint32_t {
   i8, i16, i32, i64, u8, u16, u32, u64, f32, f64
 };
-template <class T> inline constexpr dtype dtype_of() {
+template <class T> GIO_HOST_DEVICE_INLINE constexpr dtype dtype_of() {
   if constexpr (std::is_same_v<T, float>) return dtype::f32;
   else if constexpr (std::is_same_v<T, double>) return dtype::f64;
   else {
@@ -105,7 +105,7 @@ template <class T> inline constexpr dtype dtype_of() {
     else return s ? dtype::i64 : dtype::u64;
   }
 }
-inline constexpr std::size_t dtype_size(dtype t) {
+GIO_HOST_DEVICE_INLINE constexpr std::size_t dtype_size(dtype t) {
   constexpr std::size_t sizes[] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
   return sizes[static_cast<std::uint32_t>(t)];
 }

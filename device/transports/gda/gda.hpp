@@ -27,8 +27,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <type_traits>
 
 #include "gio/device/checks.hpp"
+#include "gio/device/coop.hpp"
 #include "gio/device/copy.hpp"
 #include "gio/device/ctx.hpp"
 #include "gio/device/transports/gda/wqe_builder.hpp"
@@ -82,7 +84,7 @@ __device__ __noinline__ inline void report_error_cqe(const ctx& c, const gda_qp&
 }
 
 // Consumes every CQE the NIC has written, if no other thread is doing so.
-GIO_DEVICE_OUTLINE inline void poll_cq(const ctx& c, const gda_qp& q) {
+GIO_DEVICE void poll_cq(const ctx& c, const gda_qp& q) {
   gda_qp_state& s = *q.state;
   if (platform::atomic_cas_gpu_bits(&s.poll_lock, 0u, 1u) != 0u) return;
   platform::fence_acq_rel_device();  // with the CAS, acquires what the previous poller released
@@ -131,7 +133,7 @@ GIO_DEVICE void flush_own_hdp(const ctx& c) {
 }
 
 // Until every index below `target` has completed; then what the NIC wrote here may be read.
-GIO_DEVICE_OUTLINE inline void wait_completed(const ctx& c, const gda_qp& q, std::uint64_t target, const char* call,
+GIO_DEVICE void wait_completed(const ctx& c, const gda_qp& q, std::uint64_t target, const char* call,
                                source_location loc) {
   detail::wait_budget budget(c);
   while (load(&q.state->completed) < target) {
@@ -149,7 +151,7 @@ GIO_DEVICE std::uint32_t generation(const gda_qp& q, std::uint64_t index) {
 }
 
 // `n` consecutive indices whose slots (and fetch words) are free.
-GIO_DEVICE_OUTLINE inline std::uint64_t reserve(const ctx& c, const gda_qp& q, unsigned n, const char* call, source_location loc) {
+GIO_DEVICE std::uint64_t reserve(const ctx& c, const gda_qp& q, unsigned n, const char* call, source_location loc) {
   const std::uint64_t first = platform::atomic_add_gpu_bits(word(&q.state->reserved), std::uint64_t{n});
   const std::uint64_t depth = std::uint64_t{1} << q.log_sq;
   if (first + n > depth) wait_completed(c, q, first + n - depth, call, loc);
@@ -173,7 +175,7 @@ GIO_DEVICE bool is_atomic(std::uint8_t kind) {
 
 // Writes command `cmd` for index i: the WQE itself (direct) or the proxy's command. An atomic's
 // old value lands in the fetch word of its index, read or not.
-GIO_DEVICE_OUTLINE inline void write(const gda_qp& q, gda_mode mode, std::uint64_t i, gda_command cmd) {
+GIO_DEVICE void write(const gda_qp& q, gda_mode mode, std::uint64_t i, gda_command cmd) {
   const std::uint32_t s = slot_of(q, i);
   if (is_atomic(cmd.kind)) cmd.op.laddr = reinterpret_cast<std::uint64_t>(&q.fetch[s]);
   if (mode == gda_mode::proxy) {
@@ -187,7 +189,7 @@ GIO_DEVICE_OUTLINE inline void write(const gda_qp& q, gda_mode mode, std::uint64
 
 // Rings for every consecutively marked index from `from` (the lowest unrung one): their marks are
 // acquired, so their WQEs, fenced by their writers, are visible before the record.
-GIO_DEVICE_OUTLINE inline void ring_marked(const gda_qp& q, gda_mode mode, std::uint64_t from, std::uint64_t end) {
+GIO_DEVICE void ring_marked(const gda_qp& q, gda_mode mode, std::uint64_t from, std::uint64_t end) {
   std::uint64_t to = end;
   const std::uint64_t limit = from + (std::uint64_t{1} << q.log_sq);
   while (to < limit && platform::ld_acquire_gpu_bits(&q.written[slot_of(q, to)]) == mark(to)) ++to;
@@ -207,7 +209,7 @@ GIO_DEVICE_OUTLINE inline void ring_marked(const gda_qp& q, gda_mode mode, std::
 
 // Hands indices [first, first + n), already written, to the NIC (or the proxy); on return they
 // are rung (the proxy's ready words set), by this thread or by one that rang for it.
-GIO_DEVICE_OUTLINE inline void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
+GIO_DEVICE void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
                         const char* call, source_location loc) {
   const std::uint64_t end = first + n;
   platform::fence_acq_rel_system();  // the WQE (command) bytes before the marks, hence before the record
@@ -257,7 +259,7 @@ GIO_DEVICE bool in_heap(const ctx& c, const void* p, std::size_t bytes) {
 }
 
 // One WQE: posted; returns its index (the caller waits for it, or not).
-GIO_DEVICE_OUTLINE inline std::uint64_t post(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
+GIO_DEVICE std::uint64_t post(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
                                              source_location loc) {
   const gda_mode mode = table(c).mode;
   const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
@@ -267,7 +269,7 @@ GIO_DEVICE_OUTLINE inline std::uint64_t post(const ctx& c, const gda_qp& q, cons
 }
 
 // A WQE with nothing to fetch: its fetch word is let go at once.
-GIO_DEVICE_OUTLINE inline std::uint64_t post_released(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
+GIO_DEVICE std::uint64_t post_released(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
                                        source_location loc) {
   const std::uint64_t i = post(c, q, cmd, call, loc);
   ring::release(q, i);
@@ -305,7 +307,7 @@ GIO_DEVICE char* bounce_of(const ctx& c) {
   const gda_table& t = table(c);
   return t.bounce + std::size_t{context_of(t)} * t.bounce_bytes;
 }
-GIO_DEVICE_OUTLINE inline void lock_bounce(const ctx& c) {
+GIO_DEVICE void lock_bounce(const ctx& c) {
   const gda_table& t = table(c);
   unsigned int* lock = &t.contexts_state[context_of(t)].bounce_lock;
   while (platform::atomic_cas_gpu_bits(lock, 0u, 1u) != 0u) platform::sleep_ns(64);
@@ -316,13 +318,32 @@ GIO_DEVICE void unlock_bounce(const ctx& c) {
   platform::st_release_gpu_bits(&t.contexts_state[context_of(t)].bounce_lock, 0u);
 }
 
+// ---- the entries: out of line and type-erased -------------------------------------------------
+//
+// Every call that may reach a PE over gda branches here only when the route says gda. These
+// entries are compiled once per translation unit whatever the element types and groups of the
+// calls that reach them: the group is a `group` value, an element its bits and size, an atomic's
+// type a dtype. A kernel's p2p call sites carry a call, not the NIC code (docs/transports.md,
+// "The network path, compiled once"); the templates at the end only convert their arguments.
+
+enum class group : std::uint8_t { thread, wave, wg };
+GIO_DEVICE unsigned group_rank(group g) {
+  return g == group::thread ? coop::thread::rank() : g == group::wave ? coop::wave::rank() : coop::wg::rank();
+}
+GIO_DEVICE unsigned group_size(group g) {
+  return g == group::thread ? coop::thread::size() : g == group::wave ? coop::wave::size() : coop::wg::size();
+}
+GIO_DEVICE void group_sync(group g) {
+  if (g == group::wave) coop::wave::sync();
+  else if (g == group::wg) coop::wg::sync();
+}
+
 // put to `pe` (`dest` symmetric). The group's leader posts; with `wait` the put has completed
 // (source reusable, data at the target) on return, else only the small and staged ones have.
-template <class Coop>
-GIO_DEVICE_GDA_ENTRY inline void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
-                    const char* call, source_location loc) {
+GIO_DEVICE_GDA_ENTRY inline void put_bytes(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
+                                           bool wait, group g, const char* call, source_location loc) {
   const gda_qp& q = qp_to(c, pe);
-  const bool leader = Coop::rank() == 0;
+  const bool leader = group_rank(g) == 0;
   if (bytes <= inline_bytes || in_heap(c, source, bytes)) {
     if (leader && bytes > 0) {
       if (bytes <= inline_bytes) {
@@ -337,35 +358,34 @@ GIO_DEVICE_GDA_ENTRY inline void put(const ctx& c, int pe, void* dest, const voi
         if (wait) ring::wait_completed(c, q, last + 1, call, loc);
       }
     }
-    Coop::sync();
+    group_sync(g);
     return;
   }
   // Staged through the bounce buffer, a chunk at a time, each complete before the next is staged.
   if (leader) lock_bounce(c);
-  Coop::sync();  // nobody stages before the leader holds the buffer
+  group_sync(g);  // nobody stages before the leader holds the buffer
   char* stage = bounce_of(c);
   const std::size_t chunk = table(c).bounce_bytes;
   for (std::size_t done = 0; done < bytes; done += chunk) {
     const std::size_t n = bytes - done < chunk ? bytes - done : chunk;
-    detail::copy_bytes(stage, static_cast<const char*>(source) + done, n, Coop::rank(), Coop::size());
-    Coop::sync();
+    detail::copy_bytes(stage, static_cast<const char*>(source) + done, n, group_rank(g), group_size(g));
+    group_sync(g);
     if (leader) {
       const std::uint64_t i =
           post_released(c, q, write_command(local(stage), remote(c, pe, static_cast<char*>(dest) + done), n), call, loc);
       ring::wait_completed(c, q, i + 1, call, loc);
     }
-    Coop::sync();
+    group_sync(g);
   }
   if (leader) unlock_bounce(c);
 }
 
 // get from `pe` (`source` symmetric) into any local memory. With `wait` complete on return, else
 // only a staged one is (a get into the registered heap then completes with the next quiet).
-template <class Coop>
-GIO_DEVICE_GDA_ENTRY inline void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait,
-                                     const char* call, source_location loc) {
+GIO_DEVICE_GDA_ENTRY inline void get_bytes(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
+                                           bool wait, group g, const char* call, source_location loc) {
   const gda_qp& q = qp_to(c, pe);
-  const bool leader = Coop::rank() == 0;
+  const bool leader = group_rank(g) == 0;
   if (in_heap(c, dest, bytes)) {
     if (leader && bytes > 0) {
       std::uint64_t last = 0;
@@ -378,7 +398,7 @@ GIO_DEVICE_GDA_ENTRY inline void get(const ctx& c, int pe, void* dest, const voi
       }
       if (wait) ring::wait_completed(c, q, last + 1, call, loc);
     }
-    Coop::sync();
+    group_sync(g);
     return;
   }
   if (leader) lock_bounce(c);
@@ -392,19 +412,21 @@ GIO_DEVICE_GDA_ENTRY inline void get(const ctx& c, int pe, void* dest, const voi
       const std::uint64_t i = post_released(c, q, cmd, call, loc);
       ring::wait_completed(c, q, i + 1, call, loc);
     }
-    Coop::sync();
-    detail::copy_bytes(static_cast<char*>(dest) + done, stage, n, Coop::rank(), Coop::size());
-    Coop::sync();
+    group_sync(g);
+    detail::copy_bytes(static_cast<char*>(dest) + done, stage, n, group_rank(g), group_size(g));
+    group_sync(g);
   }
   if (leader) unlock_bounce(c);
 }
 
-template <class T> GIO_DEVICE_GDA_ENTRY inline void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
-  post_released(c, qp_to(c, pe), inline_command(gda_kind_inline, remote(c, pe, dest), &value, sizeof(T)), call, loc);
+// One element of `bytes` (at most 8) to `pe`: its bits, in the first bytes of `bits`.
+GIO_DEVICE_GDA_ENTRY inline void p_bits(const ctx& c, int pe, void* dest, std::uint64_t bits, unsigned bytes,
+                                        const char* call, source_location loc) {
+  post_released(c, qp_to(c, pe), inline_command(gda_kind_inline, remote(c, pe, dest), &bits, bytes), call, loc);
 }
 
 // A fetching WQE: posted, waited for, its result read from the slot's fetch word.
-GIO_DEVICE_OUTLINE inline std::uint64_t fetch(const ctx& c, const gda_qp& q, gda_command cmd, const char* call, source_location loc) {
+GIO_DEVICE std::uint64_t fetch(const ctx& c, const gda_qp& q, gda_command cmd, const char* call, source_location loc) {
   const gda_mode mode = table(c).mode;
   const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
   std::uint64_t* result = &q.fetch[ring::slot_of(q, i)];
@@ -417,13 +439,12 @@ GIO_DEVICE_OUTLINE inline std::uint64_t fetch(const ctx& c, const gda_qp& q, gda
   return value;
 }
 
-template <class T> GIO_DEVICE_GDA_ENTRY inline T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
-  gda_command cmd = write_command(0, remote(c, pe, source), sizeof(T));
+// One element of `bytes` (at most 8) from `pe`, in the first bytes of the result.
+GIO_DEVICE_GDA_ENTRY inline std::uint64_t g_bits(const ctx& c, int pe, const void* source, unsigned bytes,
+                                                 const char* call, source_location loc) {
+  gda_command cmd = write_command(0, remote(c, pe, source), bytes);
   cmd.kind = gda_kind_read;
-  const std::uint64_t word = fetch(c, qp_to(c, pe), cmd, call, loc);
-  T value;
-  __builtin_memcpy(&value, &word, sizeof(T));  // the read landed in the word's first bytes
-  return value;
+  return fetch(c, qp_to(c, pe), cmd, call, loc);  // the read lands in the word's first bytes
 }
 
 // ---- atomics --------------------------------------------------------------------------------------
@@ -439,67 +460,76 @@ GIO_DEVICE gda_command atomic_command(std::uint8_t kind, std::uint64_t raddr, st
   return cmd;
 }
 
-// Every OpenSHMEM AMO over the NIC. Native: 64-bit fetch-add and compare-swap; with 4-byte
-// extended atomics, 32-bit fetch-add, compare-swap and swap. Everything else is a compare-swap
-// loop (the fetch is a fetch-add of 0). Returns the old value for the fetching operations.
-template <class T>
-GIO_DEVICE_GDA_ENTRY inline T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, const char* call, source_location loc) {
-  using U = platform::bits_t<T>;
+// amo_new_value on the bits of an element of `type`.
+GIO_DEVICE std::uint64_t amo_new_bits(dtype type, amo_op op, std::uint64_t old, std::uint64_t value,
+                                      std::uint64_t cond) {
+  return visit_dtype(type, [&](auto zero) -> std::uint64_t {
+    using T = decltype(zero);
+    using U = platform::bits_t<T>;
+    const auto as_t = [](std::uint64_t bits) { return platform::bit_cast<T>(static_cast<U>(bits)); };
+    return static_cast<std::uint64_t>(platform::bit_cast<U>(amo_new_value(op, as_t(old), as_t(value), as_t(cond))));
+  });
+}
+
+// Every OpenSHMEM AMO over the NIC, on an element of `type` (4 or 8 bytes) given as its bits.
+// Native: 64-bit fetch-add and compare-swap; with 4-byte extended atomics, 32-bit fetch-add,
+// compare-swap and swap. Everything else is a compare-swap loop (the fetch is a fetch-add of 0).
+// Returns the old value's bits for the fetching operations.
+GIO_DEVICE_GDA_ENTRY inline std::uint64_t amo_bits(const ctx& c, int pe, amo_op op, void* dest, dtype type,
+                                                   std::uint64_t value, std::uint64_t cond, const char* call,
+                                                   source_location loc) {
   const gda_qp& q = qp_to(c, pe);
   const std::uint64_t raddr = remote(c, pe, dest);
-  constexpr bool wide = sizeof(T) == 8;
+  const bool wide = dtype_size(type) == 8;
+  const bool integral = type != dtype::f32 && type != dtype::f64;
   if (!wide && !table(c).ext_atomics)
     detail::fail(c, call, loc, "4-byte atomics over gda need a NIC with 4-byte extended atomics [pe, bytes]", pe, 4);
   const std::uint8_t fetch_add = wide ? gda_kind_fa64 : gda_kind_fa32;
   const std::uint8_t compare_swap = wide ? gda_kind_cs64 : gda_kind_cs32;
-  const auto as_t = [](std::uint64_t bits) { return platform::bit_cast<T>(static_cast<U>(bits)); };
-  const auto bits = [](T v) { return static_cast<std::uint64_t>(platform::bit_cast<U>(v)); };
-  const auto cas = [&](T expected, T desired) {
-    return as_t(fetch(c, q, atomic_command(compare_swap, raddr, bits(desired), bits(expected), sizeof(T)), call, loc));
+  const std::uint32_t bytes = wide ? 8 : 4;
+  const std::uint64_t mask = wide ? ~std::uint64_t{0} : std::uint64_t{0xffffffffu};
+  const auto fetched = [&](std::uint8_t kind, std::uint64_t operand, std::uint64_t compare) {
+    return fetch(c, q, atomic_command(kind, raddr, operand, compare, bytes), call, loc) & mask;
   };
-  if constexpr (std::is_integral_v<T>) {
+  if (integral) {
     switch (op) {
       case amo_op::inc:
-      case amo_op::add: {  // nothing to wait for: the fetch word is let go at once
-        post_released(c, q, atomic_command(fetch_add, raddr, bits(value), 0, sizeof(T)), call, loc);
-        return T{};
-      }
+      case amo_op::add:  // nothing to wait for: the fetch word is let go at once
+        post_released(c, q, atomic_command(fetch_add, raddr, value, 0, bytes), call, loc);
+        return 0;
       case amo_op::fetch_inc:
-      case amo_op::fetch_add:
-        return as_t(fetch(c, q, atomic_command(fetch_add, raddr, bits(value), 0, sizeof(T)), call, loc));
+      case amo_op::fetch_add: return fetched(fetch_add, value, 0);
       default: break;
     }
   }
-  if (op == amo_op::fetch)
-    return as_t(fetch(c, q, atomic_command(fetch_add, raddr, 0, 0, sizeof(T)), call, loc));
-  if (op == amo_op::compare_swap) return cas(cond, value);
+  if (op == amo_op::fetch) return fetched(fetch_add, 0, 0);
+  if (op == amo_op::compare_swap) return fetched(compare_swap, value, cond);
   if (!wide && (op == amo_op::swap || op == amo_op::set)) {
-    const T old = as_t(fetch(c, q, atomic_command(gda_kind_swap32, raddr, bits(value), 0, sizeof(T)), call, loc));
-    return op == amo_op::swap ? old : T{};
+    const std::uint64_t old = fetched(gda_kind_swap32, value, 0);
+    return op == amo_op::swap ? old : 0;
   }
-  T seen = as_t(fetch(c, q, atomic_command(fetch_add, raddr, 0, 0, sizeof(T)), call, loc));
+  std::uint64_t seen = fetched(fetch_add, 0, 0);
   for (;;) {
-    const T desired = amo_new_value(op, seen, value, cond);
-    const T old = cas(seen, desired);
-    if (bits(old) == bits(seen)) return old;
+    const std::uint64_t old = fetched(compare_swap, amo_new_bits(type, op, seen, value, cond), seen);
+    if (old == seen) return old;
     seen = old;
   }
 }
 
-// ---- put with signal, quiet ------------------------------------------------------------------------
+// ---- put with signal ------------------------------------------------------------------------------
 
 // The data, then the signal WQE carrying the fence, published together (one doorbell): the NIC
 // executes the signal after the data is placed (docs/memory-model.md, "put_signal over gda").
-template <class Coop>
-GIO_DEVICE_GDA_ENTRY inline void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
-                           std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, bool wait, const char* call,
-                           source_location loc) {
+GIO_DEVICE_GDA_ENTRY inline void put_signal_bytes(const ctx& c, int pe, void* dest, const void* source,
+                                                  std::size_t bytes, std::uint64_t* sig_addr, std::uint64_t signal,
+                                                  int sig_op, bool wait, group g, const char* call,
+                                                  source_location loc) {
   const bool staged = bytes > inline_bytes && !in_heap(c, source, bytes);
   if (staged || bytes > max_wqe_bytes) {  // the data first (complete on return), then the signal alone
-    put<Coop>(c, pe, dest, source, bytes, true, call, loc);
+    put_bytes(c, pe, dest, source, bytes, true, g, call, loc);
     bytes = 0;
   }
-  if (Coop::rank() == 0) {
+  if (group_rank(g) == 0) {
     const gda_qp& q = qp_to(c, pe);
     const gda_mode mode = table(c).mode;
     // data, then (AMD) the flush of the target's HDP that puts it in memory, then the signal
@@ -523,7 +553,7 @@ GIO_DEVICE_GDA_ENTRY inline void put_signal(const ctx& c, int pe, void* dest, co
     for (std::uint64_t i = first; i <= s; ++i) ring::release(q, i);
     if (wait && bytes > inline_bytes) ring::wait_completed(c, q, s + 1, call, loc);
   }
-  Coop::sync();
+  group_sync(g);
 }
 
 // Completes every operation posted so far on the QPs [first, first + count) of the table. Where
@@ -554,6 +584,54 @@ GIO_DEVICE void quiet(const ctx& c, const char* call, source_location loc) {
 GIO_DEVICE void quiet_all(const ctx& c, const char* call, source_location loc) {
   const gda_table& t = table(c);
   complete_qps(c, 0, t.contexts * t.qps_per_context, call, loc);
+}
+
+// ---- the typed forms the routed calls use: argument conversions, inlined ------------------------
+
+template <class Coop> GIO_DEVICE constexpr group group_of() {
+  if constexpr (std::is_same_v<Coop, coop::thread>) return group::thread;
+  else if constexpr (std::is_same_v<Coop, coop::wave>) return group::wave;
+  else {
+    static_assert(std::is_same_v<Coop, coop::wg>, "a group is a thread, a wave or a workgroup");
+    return group::wg;
+  }
+}
+template <class Coop>
+GIO_DEVICE void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait, const char* call,
+                    source_location loc) {
+  put_bytes(c, pe, dest, source, bytes, wait, group_of<Coop>(), call, loc);
+}
+template <class Coop>
+GIO_DEVICE void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait, const char* call,
+                    source_location loc) {
+  get_bytes(c, pe, dest, source, bytes, wait, group_of<Coop>(), call, loc);
+}
+template <class T> GIO_DEVICE void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
+  static_assert(sizeof(T) <= 8, "one element of at most 8 bytes");
+  std::uint64_t bits = 0;
+  __builtin_memcpy(&bits, &value, sizeof(T));
+  p_bits(c, pe, dest, bits, sizeof(T), call, loc);
+}
+template <class T> GIO_DEVICE T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
+  static_assert(sizeof(T) <= 8, "one element of at most 8 bytes");
+  const std::uint64_t bits = g_bits(c, pe, source, sizeof(T), call, loc);
+  T value;
+  __builtin_memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+template <class T>
+GIO_DEVICE T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, const char* call, source_location loc) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "gio atomics work on 4- and 8-byte types");
+  using U = platform::bits_t<T>;
+  const auto bits = [](T v) { return static_cast<std::uint64_t>(platform::bit_cast<U>(v)); };
+  const std::uint64_t old = amo_bits(c, pe, op, dest, dtype_of<T>(), bits(value), bits(cond), call, loc);
+  return platform::bit_cast<T>(static_cast<U>(old));
+}
+template <class Coop>
+GIO_DEVICE void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
+                           std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, bool wait, const char* call,
+                           source_location loc) {
+  put_signal_bytes(c, pe, dest, source, bytes, sig_addr, signal, sig_op, wait, group_of<Coop>(), call, loc);
 }
 
 }  // namespace gio::transports::gda
