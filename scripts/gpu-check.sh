@@ -182,6 +182,19 @@ if [ "$tests" = 1 ]; then
   [ "$cpu_tests" = 1 ] && step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
   step examples run_examples
 fi
+# A kernel built without the network path holds none of it (apps/worksteal: GIO_DEVICE_GDA=0),
+# while a default build does (gio-bench), so that the check can fail: the gda entry points are
+# out-of-line functions named gio::transports::gda::... in the SASS (docs/transports.md).
+gda_functions() { cuobjdump -sass "$1" | grep -c 'Function : .*transports3gda'; }
+p2p_only_holds_no_gda() {
+  local without with
+  without=$(gda_functions "$build/apps/worksteal/worksteal") with=$(gda_functions "$build/bench/gio-bench")
+  echo "gda functions in the SASS: worksteal (GIO_DEVICE_GDA=0) $without, gio-bench (default) $with"
+  [ "$without" -eq 0 ] && [ "$with" -gt 0 ]
+}
+if command -v cuobjdump >/dev/null && [ -x "$build/apps/worksteal/worksteal" ] && [ -x "$build/bench/gio-bench" ]; then
+  step p2p-only-kernels-hold-no-gda p2p_only_holds_no_gda
+fi
 fi  # main
 [ "$examples_only" = 1 ] && step examples run_examples
 if [ "$gda_only" = 1 ]; then
