@@ -127,6 +127,25 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
   for (double& e : fig.pe_share) e = total > 0 ? e / total : 0;
   fig.executed = total;
   fig.participants = participants;
+  // Where a PE's time went: working until its last worker first went idle (workers that never
+  // did, as under static assignment, count as busy to their exit), then the termination wait.
+  std::uint64_t last_idle = 0;
+  bool every_worker_idled = !r.workers.empty();
+  for (const auto& w : r.workers) {
+    every_worker_idled = every_worker_idled && w.first_idle_ns != 0;
+    last_idle = std::max<std::uint64_t>(last_idle, w.first_idle_ns);
+  }
+  const double busy = every_worker_idled && last_idle > r.started_ns ? (last_idle - r.started_ns) * 1e-9 : r.seconds;
+  const double started = static_cast<double>(r.started_ns);
+  std::vector<double> starts(j.pes);
+  fig.pe_seconds.assign(j.pes, 0.0);
+  fig.pe_busy_seconds.assign(j.pes, 0.0);
+  MPI_Allgather(&r.seconds, 1, MPI_DOUBLE, fig.pe_seconds.data(), 1, MPI_DOUBLE, j.comm);
+  MPI_Allgather(&busy, 1, MPI_DOUBLE, fig.pe_busy_seconds.data(), 1, MPI_DOUBLE, j.comm);
+  MPI_Allgather(&started, 1, MPI_DOUBLE, starts.data(), 1, MPI_DOUBLE, j.comm);
+  starts.resize(std::min<std::size_t>(starts.size(), static_cast<std::size_t>(participants)));
+  const auto [earliest, latest] = std::minmax_element(starts.begin(), starts.end());
+  fig.start_spread_s = starts.empty() ? 0 : (*latest - *earliest) * 1e-9;
   int workers = static_cast<int>(r.workers.size());
   MPI_Allreduce(MPI_IN_PLACE, &workers, 1, MPI_INT, MPI_MAX, j.comm);
   fig.workers_per_pe = workers;

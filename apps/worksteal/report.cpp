@@ -17,7 +17,8 @@ std::vector<std::string> csv_columns() {
   return {"workload", "input", "variant", "pes", "gpus", "gpu", "participants", "workers_per_pe", "threads",
           "termination", "bias", "median_s", "min_s", "max_s", "items", "rate_per_s", "steals_attempted_gpu",
           "steals_attempted_node", "steals_attempted_remote", "steals_succeeded_gpu", "steals_succeeded_node",
-          "steals_succeeded_remote", "stolen_tasks", "damped", "pe_shares", "result"};
+          "steals_succeeded_remote", "stolen_tasks", "damped", "pe_shares", "result", "pe_seconds",
+          "pe_busy_seconds", "start_spread_us"};
 }
 
 void print_header() {
@@ -31,6 +32,12 @@ std::string fmt(const char* format, double v) {
   std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
+// "a;b;c" of v's values times scale, as the PE shares are written.
+std::string joined(const std::vector<double>& v, double scale) {
+  std::string out;
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ";" : "") + fmt("%.3f", v[i] * scale);
+  return out;
+}
 std::string triple(const double (&v)[distance_classes]) {
   return fmt("%.0f", v[0]) + "/" + fmt("%.0f", v[1]) + "/" + fmt("%.0f", v[2]);
 }
@@ -43,13 +50,16 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
   std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->seconds < b->seconds; });
   const run_figures& med = *sorted[sorted.size() / 2];
   const double rate = med.seconds > 0 ? static_cast<double>(items) / med.seconds : 0;
-  std::string shares;
-  for (std::size_t i = 0; i < med.pe_share.size(); ++i) shares += (i ? ";" : "") + fmt("%.3f", med.pe_share[i]);
+  const std::string shares = joined(med.pe_share, 1);
   std::printf("%-12s %4d %7d %10.3f %10.3f %10.3f %12.4g %22s %22s  %s  [%s]\n", name_of(v), med.participants,
               med.workers_per_pe, med.seconds * 1e3, sorted.front()->seconds * 1e3, sorted.back()->seconds * 1e3, rate,
               triple(med.steal_attempts).c_str(), triple(med.steal_successes).c_str(), shares.c_str(),
               med.result.c_str());
   std::printf("%-12s %s/s: %.4g\n", "", unit, rate);
+  const std::string spans = joined(med.pe_seconds, 1e3), busy = joined(med.pe_busy_seconds, 1e3);
+  if (med.participants > 1)
+    std::printf("%-12s PE spans ms: %s; busy until ms: %s; starts spread over %.1f us\n", "", spans.c_str(), busy.c_str(),
+                med.start_spread_s * 1e6);
   std::fflush(stdout);
   if (!csv) return;
   double stolen = 0;
@@ -60,7 +70,8 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
             fmt("%.9f", sorted.back()->seconds), std::to_string(items), fmt("%.6g", rate),
             fmt("%.0f", med.steal_attempts[0]), fmt("%.0f", med.steal_attempts[1]), fmt("%.0f", med.steal_attempts[2]),
             fmt("%.0f", med.steal_successes[0]), fmt("%.0f", med.steal_successes[1]),
-            fmt("%.0f", med.steal_successes[2]), fmt("%.0f", stolen), fmt("%.0f", med.damped), shares, med.result});
+            fmt("%.0f", med.steal_successes[2]), fmt("%.0f", stolen), fmt("%.0f", med.damped), shares, med.result,
+            spans, busy, fmt("%.1f", med.start_spread_s * 1e6)});
 }
 
 }  // namespace worksteal

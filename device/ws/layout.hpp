@@ -59,7 +59,8 @@ struct worker_stats {
   std::uint64_t idle_entries;  // times the worker counted itself idle
   std::uint64_t tally[2];      // the program's sums (spawner::tally)
   std::uint64_t tally_max;     // the program's maximum (spawner::tally_max)
-  std::uint64_t unused[2];
+  std::uint64_t first_idle_ns;  // when the worker first counted itself idle (this GPU's clock; 0: never)
+  std::uint64_t unused;
 };
 static_assert(sizeof(worker_stats) == 160, "read back as an array");
 

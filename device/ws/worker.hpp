@@ -439,6 +439,7 @@ template <class Program, class Queues> class worker {
       become_idle();
       s_.idle = 1;
       s_.idle_since = platform::timer_ns();
+      if (s_.stats.first_idle_ns == 0) s_.stats.first_idle_ns = s_.idle_since;
       ++s_.stats.idle_entries;
       return;
     }
