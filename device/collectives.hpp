@@ -285,7 +285,7 @@ GIO_DEVICE void reduce_packs(const ctx& c, const team_info& t, reduce_op op, P* 
 // context's bounce buffer (an RDMA read from gda members, a copy from the others), and the group
 // combines the chunks in team order, as reduce_packs does, so every PE gets the same bits.
 template <class Coop, class T>
-GIO_DEVICE_GDA_ENTRY inline void reduce_staged(const ctx& c, const team_info& t, reduce_op op, T* dest, const T* source,
+GIO_DEVICE void reduce_staged(const ctx& c, const team_info& t, reduce_op op, T* dest, const T* source,
                               std::size_t count, const char* call, source_location loc) {
   const std::size_t per = transports::gda::table(c).bounce_bytes / (sizeof(T) * static_cast<std::size_t>(t.size));
   if (per == 0)

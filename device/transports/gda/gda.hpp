@@ -84,7 +84,7 @@ __device__ __noinline__ inline void report_error_cqe(const ctx& c, const gda_qp&
 }
 
 // Consumes every CQE the NIC has written, if no other thread is doing so.
-GIO_DEVICE_GDA_ENTRY inline void poll_cq(const ctx& c, const gda_qp& q) {
+GIO_DEVICE void poll_cq(const ctx& c, const gda_qp& q) {
   gda_qp_state& s = *q.state;
   if (platform::atomic_cas_gpu_bits(&s.poll_lock, 0u, 1u) != 0u) return;
   platform::fence_acq_rel_device();  // with the CAS, acquires what the previous poller released
@@ -133,7 +133,7 @@ GIO_DEVICE void flush_own_hdp(const ctx& c) {
 }
 
 // Until every index below `target` has completed; then what the NIC wrote here may be read.
-GIO_DEVICE_GDA_ENTRY inline void wait_completed(const ctx& c, const gda_qp& q, std::uint64_t target, const char* call,
+GIO_DEVICE void wait_completed(const ctx& c, const gda_qp& q, std::uint64_t target, const char* call,
                                source_location loc) {
   detail::wait_budget budget(c);
   while (load(&q.state->completed) < target) {
@@ -151,7 +151,7 @@ GIO_DEVICE std::uint32_t generation(const gda_qp& q, std::uint64_t index) {
 }
 
 // `n` consecutive indices whose slots (and fetch words) are free.
-GIO_DEVICE_GDA_ENTRY inline std::uint64_t reserve(const ctx& c, const gda_qp& q, unsigned n, const char* call, source_location loc) {
+GIO_DEVICE std::uint64_t reserve(const ctx& c, const gda_qp& q, unsigned n, const char* call, source_location loc) {
   const std::uint64_t first = platform::atomic_add_gpu_bits(word(&q.state->reserved), std::uint64_t{n});
   const std::uint64_t depth = std::uint64_t{1} << q.log_sq;
   if (first + n > depth) wait_completed(c, q, first + n - depth, call, loc);
@@ -175,7 +175,7 @@ GIO_DEVICE bool is_atomic(std::uint8_t kind) {
 
 // Writes command `cmd` for index i: the WQE itself (direct) or the proxy's command. An atomic's
 // old value lands in the fetch word of its index, read or not.
-GIO_DEVICE_GDA_ENTRY inline void write(const gda_qp& q, gda_mode mode, std::uint64_t i, gda_command cmd) {
+GIO_DEVICE void write(const gda_qp& q, gda_mode mode, std::uint64_t i, gda_command cmd) {
   const std::uint32_t s = slot_of(q, i);
   if (is_atomic(cmd.kind)) cmd.op.laddr = reinterpret_cast<std::uint64_t>(&q.fetch[s]);
   if (mode == gda_mode::proxy) {
@@ -189,7 +189,7 @@ GIO_DEVICE_GDA_ENTRY inline void write(const gda_qp& q, gda_mode mode, std::uint
 
 // Rings for every consecutively marked index from `from` (the lowest unrung one): their marks are
 // acquired, so their WQEs, fenced by their writers, are visible before the record.
-GIO_DEVICE_GDA_ENTRY inline void ring_marked(const gda_qp& q, gda_mode mode, std::uint64_t from, std::uint64_t end) {
+GIO_DEVICE void ring_marked(const gda_qp& q, gda_mode mode, std::uint64_t from, std::uint64_t end) {
   std::uint64_t to = end;
   const std::uint64_t limit = from + (std::uint64_t{1} << q.log_sq);
   while (to < limit && platform::ld_acquire_gpu_bits(&q.written[slot_of(q, to)]) == mark(to)) ++to;
@@ -209,7 +209,7 @@ GIO_DEVICE_GDA_ENTRY inline void ring_marked(const gda_qp& q, gda_mode mode, std
 
 // Hands indices [first, first + n), already written, to the NIC (or the proxy); on return they
 // are rung (the proxy's ready words set), by this thread or by one that rang for it.
-GIO_DEVICE_GDA_ENTRY inline void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
+GIO_DEVICE void publish(const ctx& c, const gda_qp& q, gda_mode mode, std::uint64_t first, unsigned n,
                         const char* call, source_location loc) {
   const std::uint64_t end = first + n;
   platform::fence_acq_rel_system();  // the WQE (command) bytes before the marks, hence before the record
@@ -259,7 +259,7 @@ GIO_DEVICE bool in_heap(const ctx& c, const void* p, std::size_t bytes) {
 }
 
 // One WQE: posted; returns its index (the caller waits for it, or not).
-GIO_DEVICE_GDA_ENTRY inline std::uint64_t post(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
+GIO_DEVICE std::uint64_t post(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
                                              source_location loc) {
   const gda_mode mode = table(c).mode;
   const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
@@ -269,7 +269,7 @@ GIO_DEVICE_GDA_ENTRY inline std::uint64_t post(const ctx& c, const gda_qp& q, co
 }
 
 // A WQE with nothing to fetch: its fetch word is let go at once.
-GIO_DEVICE_GDA_ENTRY inline std::uint64_t post_released(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
+GIO_DEVICE std::uint64_t post_released(const ctx& c, const gda_qp& q, const gda_command& cmd, const char* call,
                                        source_location loc) {
   const std::uint64_t i = post(c, q, cmd, call, loc);
   ring::release(q, i);
@@ -307,7 +307,7 @@ GIO_DEVICE char* bounce_of(const ctx& c) {
   const gda_table& t = table(c);
   return t.bounce + std::size_t{context_of(t)} * t.bounce_bytes;
 }
-GIO_DEVICE_GDA_ENTRY inline void lock_bounce(const ctx& c) {
+GIO_DEVICE void lock_bounce(const ctx& c) {
   const gda_table& t = table(c);
   unsigned int* lock = &t.contexts_state[context_of(t)].bounce_lock;
   while (platform::atomic_cas_gpu_bits(lock, 0u, 1u) != 0u) platform::sleep_ns(64);
@@ -426,7 +426,7 @@ GIO_DEVICE_GDA_ENTRY inline void p_bits(const ctx& c, int pe, void* dest, std::u
 }
 
 // A fetching WQE: posted, waited for, its result read from the slot's fetch word.
-GIO_DEVICE_GDA_ENTRY inline std::uint64_t fetch(const ctx& c, const gda_qp& q, gda_command cmd, const char* call, source_location loc) {
+GIO_DEVICE std::uint64_t fetch(const ctx& c, const gda_qp& q, gda_command cmd, const char* call, source_location loc) {
   const gda_mode mode = table(c).mode;
   const std::uint64_t i = ring::reserve(c, q, 1, call, loc);
   std::uint64_t* result = &q.fetch[ring::slot_of(q, i)];
