@@ -136,16 +136,21 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
     last_idle = std::max<std::uint64_t>(last_idle, w.first_idle_ns);
   }
   const double busy = every_worker_idled && last_idle > r.started_ns ? (last_idle - r.started_ns) * 1e-9 : r.seconds;
-  const double started = static_cast<double>(r.started_ns);
-  std::vector<double> starts(j.pes);
-  fig.pe_seconds.assign(j.pes, 0.0);
-  fig.pe_busy_seconds.assign(j.pes, 0.0);
-  MPI_Allgather(&r.seconds, 1, MPI_DOUBLE, fig.pe_seconds.data(), 1, MPI_DOUBLE, j.comm);
-  MPI_Allgather(&busy, 1, MPI_DOUBLE, fig.pe_busy_seconds.data(), 1, MPI_DOUBLE, j.comm);
-  MPI_Allgather(&started, 1, MPI_DOUBLE, starts.data(), 1, MPI_DOUBLE, j.comm);
-  starts.resize(std::min<std::size_t>(starts.size(), static_cast<std::size_t>(participants)));
-  const auto [earliest, latest] = std::minmax_element(starts.begin(), starts.end());
-  fig.start_spread_s = starts.empty() ? 0 : (*latest - *earliest) * 1e-9;
+  const double mine[3] = {r.seconds, busy, static_cast<double>(r.started_ns)};
+  std::vector<double> every(3 * static_cast<std::size_t>(j.pes));
+  MPI_Allgather(mine, 3, MPI_DOUBLE, every.data(), 3, MPI_DOUBLE, j.comm);
+  fig.pe_seconds.clear();
+  fig.pe_busy_seconds.clear();
+  double earliest = 0, latest = 0;
+  for (int pe = 0; pe < j.pes; ++pe) {
+    fig.pe_seconds.push_back(every[3 * pe]);
+    fig.pe_busy_seconds.push_back(every[3 * pe + 1]);
+    const double start = every[3 * pe + 2];
+    if (pe >= participants) continue;  // ran no workers
+    earliest = pe == 0 ? start : std::min(earliest, start);
+    latest = std::max(latest, start);
+  }
+  fig.start_spread_s = (latest - earliest) * 1e-9;
   int workers = static_cast<int>(r.workers.size());
   MPI_Allreduce(MPI_IN_PLACE, &workers, 1, MPI_INT, MPI_MAX, j.comm);
   fig.workers_per_pe = workers;

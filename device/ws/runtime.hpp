@@ -100,8 +100,7 @@ struct config_error : error {
 
 struct run_result {
   double seconds = 0;                 // this PE: first worker's start to last worker's exit
-  std::uint64_t started_ns = 0;       // the first worker's start and the last worker's exit, on this
-  std::uint64_t ended_ns = 0;         // PE's GPU clock (%globaltimer on NVIDIA)
+  std::uint64_t started_ns = 0;       // the first worker's start, on this PE's GPU clock (%globaltimer on NVIDIA)
   std::vector<worker_stats> workers;  // this PE's workers
   run_error error = run_error::none;
   std::uint32_t error_worker = 0;
@@ -169,7 +168,6 @@ template <class Program, class Comm = gio_comm> class runtime {
       check_gpu(platform::gpu_copy(&detail_word, error_detail_, sizeof detail_word), "reading the error word");
       result.seconds = stamps[1] > stamps[0] ? (stamps[1] - stamps[0]) * 1e-9 : 0;
       result.started_ns = stamps[0];
-      result.ended_ns = stamps[1];
       result.error = static_cast<run_error>(err);
       result.error_worker = static_cast<std::uint32_t>(detail_word >> 32);
     }

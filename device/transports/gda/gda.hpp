@@ -326,6 +326,8 @@ GIO_DEVICE void unlock_bounce(const ctx& c) {
 // type a dtype. A kernel's p2p call sites carry a call, not the NIC code (docs/transports.md,
 // "The network path, compiled once"); the templates at the end only convert their arguments.
 
+#define GIO_DEVICE_GDA_ENTRY __device__ __noinline__
+
 enum class group : std::uint8_t { thread, wave, wg };
 GIO_DEVICE unsigned group_rank(group g) {
   return g == group::thread ? coop::thread::rank() : g == group::wave ? coop::wave::rank() : coop::wg::rank();
