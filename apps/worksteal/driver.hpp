@@ -127,30 +127,33 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
   for (double& e : fig.pe_share) e = total > 0 ? e / total : 0;
   fig.executed = total;
   fig.participants = participants;
-  // Where a PE's time went: working until its last worker first went idle (workers that never
-  // did, as under static assignment, count as busy to their exit), then the termination wait.
-  std::uint64_t last_idle = 0;
-  bool every_worker_idled = !r.workers.empty();
+  // Where a PE's time went (its own clock, from its first worker's start): until its initial set
+  // ran out (its first worker to find it exhausted), until half its workers and until its last
+  // worker first went idle (workers that never did, as under static assignment, count as busy to
+  // the PE's end), then the termination wait.
+  std::uint64_t initial_out = 0;
+  std::vector<std::uint64_t> idle;
   for (const auto& w : r.workers) {
-    every_worker_idled = every_worker_idled && w.first_idle_ns != 0;
-    last_idle = std::max<std::uint64_t>(last_idle, w.first_idle_ns);
+    if (w.initial_out_ns > r.started_ns && (initial_out == 0 || w.initial_out_ns < initial_out)) initial_out = w.initial_out_ns;
+    idle.push_back(w.first_idle_ns > r.started_ns ? w.first_idle_ns - r.started_ns : static_cast<std::uint64_t>(r.seconds * 1e9));
   }
-  const double busy = every_worker_idled && last_idle > r.started_ns ? (last_idle - r.started_ns) * 1e-9 : r.seconds;
-  const double mine[3] = {r.seconds, busy, static_cast<double>(r.started_ns)};
-  std::vector<double> every(3 * static_cast<std::size_t>(j.pes));
-  MPI_Allgather(mine, 3, MPI_DOUBLE, every.data(), 3, MPI_DOUBLE, j.comm);
+  std::sort(idle.begin(), idle.end());
+  const double span_ns = r.seconds * 1e9;
+  const double mine[4] = {r.seconds, initial_out ? (initial_out - r.started_ns) * 1e-9 : r.seconds,
+                          idle.empty() ? r.seconds : idle[idle.size() / 2] * 1e-9,
+                          idle.empty() ? r.seconds : std::min<double>(idle.back(), span_ns) * 1e-9};
+  std::vector<double> every(4 * static_cast<std::size_t>(j.pes));
+  MPI_Allgather(mine, 4, MPI_DOUBLE, every.data(), 4, MPI_DOUBLE, j.comm);
   fig.pe_seconds.clear();
+  fig.pe_initial_out_seconds.clear();
+  fig.pe_half_idle_seconds.clear();
   fig.pe_busy_seconds.clear();
-  double earliest = 0, latest = 0;
   for (int pe = 0; pe < j.pes; ++pe) {
-    fig.pe_seconds.push_back(every[3 * pe]);
-    fig.pe_busy_seconds.push_back(every[3 * pe + 1]);
-    const double start = every[3 * pe + 2];
-    if (pe >= participants) continue;  // ran no workers
-    earliest = pe == 0 ? start : std::min(earliest, start);
-    latest = std::max(latest, start);
+    fig.pe_seconds.push_back(every[4 * pe]);
+    fig.pe_initial_out_seconds.push_back(every[4 * pe + 1]);
+    fig.pe_half_idle_seconds.push_back(every[4 * pe + 2]);
+    fig.pe_busy_seconds.push_back(every[4 * pe + 3]);
   }
-  fig.start_spread_s = (latest - earliest) * 1e-9;
   int workers = static_cast<int>(r.workers.size());
   MPI_Allreduce(MPI_IN_PLACE, &workers, 1, MPI_INT, MPI_MAX, j.comm);
   fig.workers_per_pe = workers;

@@ -19,9 +19,11 @@ struct run_figures {
   double stolen_tasks[distance_classes] = {};
   double damped = 0;
   std::vector<double> pe_share;  // each PE's share of the executed tasks
-  std::vector<double> pe_seconds;       // each PE's span (first worker's start to last worker's exit)
-  std::vector<double> pe_busy_seconds;  // each PE's start until its last worker first went idle
-  double start_spread_s = 0;            // latest PE's start less the earliest's (the GPUs' clocks)
+  // Per PE, from its first worker's start (each GPU's own clock: the GPUs' clocks differ):
+  std::vector<double> pe_seconds;              // until its last worker's exit
+  std::vector<double> pe_initial_out_seconds;  // until its initial set ran out
+  std::vector<double> pe_half_idle_seconds;    // until half its workers had first gone idle
+  std::vector<double> pe_busy_seconds;         // until its last worker first went idle
   int participants = 0;          // PEs that ran workers
   int workers_per_pe = 0;
   std::string result;            // what the check saw ("nodes ... leaves ... depth ...")

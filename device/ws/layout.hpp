@@ -32,7 +32,10 @@ static_assert(sizeof(queue_header) == 128, "one header per worker, metadata and 
 
 // Termination words of one PE: counter mode uses PE 0's idle_workers; tree mode every PE's
 // idle_workers (its own workers) and PE 0's idle_pes.
-// PE 0's abort word stops every worker when one fails (checked by idle workers).
+// PE 0's abort word stops every worker when one fails. Each PE's `verdict` is what its watcher
+// (its worker 0, once idle) last saw of PE 0's words: 0 nothing yet, a run_error code, or
+// verdict_all_idle; the PE's other idle workers read only it (docs/worksteal.md, "Termination
+// detection").
 struct alignas(128) termination_words {
   std::uint64_t idle_workers;
   std::uint64_t unused0[15];
@@ -40,8 +43,11 @@ struct alignas(128) termination_words {
   std::uint64_t unused1[15];
   std::uint64_t abort;
   std::uint64_t unused2[15];
+  std::uint64_t verdict;
+  std::uint64_t unused3[15];
 };
-static_assert(sizeof(termination_words) == 384, "the counts and the abort word on separate lines");
+static_assert(sizeof(termination_words) == 512, "the counts, the abort word and the verdict on separate lines");
+inline constexpr std::uint64_t verdict_all_idle = ~std::uint64_t{0};
 
 // Victims by distance: on this GPU (this PE, or a PE sharing the GPU), another GPU of this node,
 // another node.
@@ -60,7 +66,7 @@ struct worker_stats {
   std::uint64_t tally[2];      // the program's sums (spawner::tally)
   std::uint64_t tally_max;     // the program's maximum (spawner::tally_max)
   std::uint64_t first_idle_ns;  // when the worker first counted itself idle (this GPU's clock; 0: never)
-  std::uint64_t unused;
+  std::uint64_t initial_out_ns;  // when it first found its PE's initial set exhausted (0: never)
 };
 static_assert(sizeof(worker_stats) == 160, "read back as an array");
 

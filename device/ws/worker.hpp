@@ -337,11 +337,17 @@ template <class Program, class Queues> class worker {
       }
       s_.initial_seen = first + chunk;
       end = first + chunk < cfg_.initial_count ? first + chunk : cfg_.initial_count;
-      if (end >= cfg_.initial_count) s_.initial_done = 1;
+      if (end >= cfg_.initial_count) {
+        s_.initial_done = 1;
+        note_initial_out();
+      }
       if (first >= end) return false;
     } else {  // the next chunk of this worker's own share
       first = s_.share_next;
-      if (first >= s_.share_end) return false;
+      if (first >= s_.share_end) {
+        note_initial_out();
+        return false;
+      }
       chunk = cfg_.local_capacity / 2;
       end = first + chunk < s_.share_end ? first + chunk : s_.share_end;
       s_.share_next = end;
@@ -350,6 +356,10 @@ template <class Program, class Queues> class worker {
     s_.copy_count = static_cast<std::uint32_t>(end - first);
     s_.next = plan::from_initial;
     return true;
+  }
+
+  GIO_DEVICE void note_initial_out() {
+    if (s_.stats.initial_out_ns == 0) s_.stats.initial_out_ns = platform::timer_ns();
   }
 
   // Guided self-scheduling: chunks shrink with what is left (as this worker last saw the claim
@@ -444,10 +454,9 @@ template <class Program, class Queues> class worker {
       return;
     }
     if (++s_.failed_steals % 2 != 0) return;
-    if (const std::uint64_t code = q_.fetch(&q_.term(0)->abort, 0)) {  // a worker of some PE failed
-      s_.error = static_cast<std::uint32_t>(code);
-      s_.next = plan::exit;
-    } else if (all_idle()) {
+    const std::uint64_t verdict = me_ == 0 ? watch_root() : q_.fetch(&q_.term(my_pe_)->verdict, my_pe_);
+    if (verdict != 0) {
+      if (verdict != verdict_all_idle) s_.error = static_cast<std::uint32_t>(verdict);  // a worker of some PE failed
       s_.next = plan::exit;
     } else if (checks_enabled && cfg_.wait_timeout_ns && platform::timer_ns() - s_.idle_since > cfg_.wait_timeout_ns) {
       // Checked builds bound this wait too: a lost count would otherwise hang every PE.
@@ -461,6 +470,17 @@ template <class Program, class Queues> class worker {
       fail(run_error::wait_timeout, 0);
       s_.next = plan::exit;
     }
+  }
+
+  // Worker 0 of each PE, idle: the one reader of PE 0's abort word and counts for its PE (the
+  // others read the verdict it leaves in their own heap), so that PE 0's lines are not polled by
+  // every idle worker of every PE. All idle is absorbing and the abort word is never cleared
+  // during a run, so a verdict once seen holds for the whole PE.
+  GIO_DEVICE std::uint64_t watch_root() {
+    std::uint64_t verdict = q_.fetch(&q_.term(0)->abort, 0);
+    if (verdict == 0 && all_idle()) verdict = verdict_all_idle;
+    if (verdict != 0) q_.set(&q_.term(my_pe_)->verdict, verdict, my_pe_);
+    return verdict;
   }
 
   GIO_DEVICE void become_idle() {
