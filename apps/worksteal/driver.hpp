@@ -128,31 +128,32 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
   fig.executed = total;
   fig.participants = participants;
   // Where a PE's time went (its own clock, from its first worker's start): until its initial set
-  // ran out (its first worker to find it exhausted), until half its workers and until its last
-  // worker first went idle (workers that never did, as under static assignment, count as busy to
-  // the PE's end), then the termination wait.
-  std::uint64_t initial_out = 0;
-  std::vector<std::uint64_t> idle;
+  // ran out (its first worker to find it exhausted), until half its workers had run their last
+  // tasks, until half and until all of them first went idle (workers that never did, as under
+  // static assignment, count as busy to the PE's end), then the termination wait.
+  const std::uint64_t span_ns = static_cast<std::uint64_t>(r.seconds * 1e9);
+  const auto since_start = [&](std::uint64_t at) { return at > r.started_ns ? std::min(at - r.started_ns, span_ns) : span_ns; };
+  std::uint64_t initial_out = span_ns;
+  std::vector<std::uint64_t> done, idle;
   for (const auto& w : r.workers) {
-    if (w.initial_out_ns > r.started_ns && (initial_out == 0 || w.initial_out_ns < initial_out)) initial_out = w.initial_out_ns;
-    idle.push_back(w.first_idle_ns > r.started_ns ? w.first_idle_ns - r.started_ns : static_cast<std::uint64_t>(r.seconds * 1e9));
+    if (w.initial_out_ns) initial_out = std::min(initial_out, since_start(w.initial_out_ns));
+    done.push_back(w.last_work_ns ? since_start(w.last_work_ns) : 0);
+    idle.push_back(since_start(w.first_idle_ns));
   }
-  std::sort(idle.begin(), idle.end());
-  const double span_ns = r.seconds * 1e9;
-  const double mine[4] = {r.seconds, initial_out ? (initial_out - r.started_ns) * 1e-9 : r.seconds,
-                          idle.empty() ? r.seconds : idle[idle.size() / 2] * 1e-9,
-                          idle.empty() ? r.seconds : std::min<double>(idle.back(), span_ns) * 1e-9};
-  std::vector<double> every(4 * static_cast<std::size_t>(j.pes));
-  MPI_Allgather(mine, 4, MPI_DOUBLE, every.data(), 4, MPI_DOUBLE, j.comm);
-  fig.pe_seconds.clear();
-  fig.pe_initial_out_seconds.clear();
-  fig.pe_half_idle_seconds.clear();
-  fig.pe_busy_seconds.clear();
-  for (int pe = 0; pe < j.pes; ++pe) {
-    fig.pe_seconds.push_back(every[4 * pe]);
-    fig.pe_initial_out_seconds.push_back(every[4 * pe + 1]);
-    fig.pe_half_idle_seconds.push_back(every[4 * pe + 2]);
-    fig.pe_busy_seconds.push_back(every[4 * pe + 3]);
+  const auto median = [](std::vector<std::uint64_t>& v) -> double {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2] * 1e-9;
+  };
+  const double busy = idle.empty() ? r.seconds : *std::max_element(idle.begin(), idle.end()) * 1e-9;
+  const double mine[5] = {r.seconds, initial_out * 1e-9, median(done), median(idle), busy};
+  std::vector<double> every(5 * static_cast<std::size_t>(j.pes));
+  MPI_Allgather(mine, 5, MPI_DOUBLE, every.data(), 5, MPI_DOUBLE, j.comm);
+  std::vector<double>* columns[5] = {&fig.pe_seconds, &fig.pe_initial_out_seconds, &fig.pe_half_done_seconds,
+                                     &fig.pe_half_idle_seconds, &fig.pe_busy_seconds};
+  for (int c = 0; c < 5; ++c) {
+    columns[c]->clear();
+    for (int pe = 0; pe < j.pes; ++pe) columns[c]->push_back(every[5 * pe + c]);
   }
   int workers = static_cast<int>(r.workers.size());
   MPI_Allreduce(MPI_IN_PLACE, &workers, 1, MPI_INT, MPI_MAX, j.comm);

@@ -18,7 +18,7 @@ std::vector<std::string> csv_columns() {
           "termination", "bias", "median_s", "min_s", "max_s", "items", "rate_per_s", "steals_attempted_gpu",
           "steals_attempted_node", "steals_attempted_remote", "steals_succeeded_gpu", "steals_succeeded_node",
           "steals_succeeded_remote", "stolen_tasks", "damped", "pe_shares", "result", "pe_seconds",
-          "pe_initial_out_seconds", "pe_half_idle_seconds", "pe_busy_seconds"};
+          "pe_initial_out_seconds", "pe_half_done_seconds", "pe_half_idle_seconds", "pe_busy_seconds"};
 }
 
 void print_header() {
@@ -57,10 +57,11 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
               med.result.c_str());
   std::printf("%-12s %s/s: %.4g\n", "", unit, rate);
   const std::string spans = joined(med.pe_seconds, 1e3), out = joined(med.pe_initial_out_seconds, 1e3),
-                    half = joined(med.pe_half_idle_seconds, 1e3), busy = joined(med.pe_busy_seconds, 1e3);
+                    done = joined(med.pe_half_done_seconds, 1e3), half = joined(med.pe_half_idle_seconds, 1e3),
+                    busy = joined(med.pe_busy_seconds, 1e3);
   if (med.participants > 1)
-    std::printf("%-12s per PE, ms: initial set out %s; half the workers idle %s; all idle %s; span %s\n", "", out.c_str(),
-                half.c_str(), busy.c_str(), spans.c_str());
+    std::printf("%-12s per PE, ms: initial set out %s; half the workers done %s, idle %s; all idle %s; span %s\n", "",
+                out.c_str(), done.c_str(), half.c_str(), busy.c_str(), spans.c_str());
   std::fflush(stdout);
   if (!csv) return;
   double stolen = 0;
@@ -72,7 +73,7 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
             fmt("%.0f", med.steal_attempts[0]), fmt("%.0f", med.steal_attempts[1]), fmt("%.0f", med.steal_attempts[2]),
             fmt("%.0f", med.steal_successes[0]), fmt("%.0f", med.steal_successes[1]),
             fmt("%.0f", med.steal_successes[2]), fmt("%.0f", stolen), fmt("%.0f", med.damped), shares, med.result,
-            spans, out, half, busy});
+            spans, out, done, half, busy});
 }
 
 }  // namespace worksteal

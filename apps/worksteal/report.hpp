@@ -22,6 +22,7 @@ struct run_figures {
   // Per PE, from its first worker's start (each GPU's own clock: the GPUs' clocks differ):
   std::vector<double> pe_seconds;              // until its last worker's exit
   std::vector<double> pe_initial_out_seconds;  // until its initial set ran out
+  std::vector<double> pe_half_done_seconds;    // until half its workers had run their last tasks
   std::vector<double> pe_half_idle_seconds;    // until half its workers had first gone idle
   std::vector<double> pe_busy_seconds;         // until its last worker first went idle
   int participants = 0;          // PEs that ran workers

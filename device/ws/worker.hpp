@@ -628,6 +628,7 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void finish(plan done) {
     switch (done) {
       case plan::execute:
+        s_.stats.last_work_ns = platform::timer_ns();
         if (s_.error) fail(static_cast<run_error>(s_.error), 0);
         break;
       case plan::from_spill:
