@@ -184,20 +184,25 @@ if [ "$tests" = 1 ]; then
 fi
 # A kernel built without the network path holds none of it (apps/worksteal: GIO_DEVICE_GDA=0),
 # while a default build does (gio-bench), so that the check can fail: the gda entry points are
-# out-of-line functions of gio::transports::gda (docs/transports.md). Without -rdc they get no
-# `Function :` section of their own; the SASS names them at their labels and calls.
-gda_mentions() {  # kernels in the SASS, then lines naming gio::transports::gda
-  local sass
-  sass=$(cuobjdump -sass "$1") || return 1
-  echo "$(grep -c 'Function : ' <<<"$sass") $(grep -c 'transports3gda' <<<"$sass")"
+# out-of-line functions of gio::transports::gda (docs/transports.md). Without -rdc the SASS listing
+# names neither them nor their calls; the cubins' symbol tables do (FUNC `$kernel$function`).
+gda_mentions() {  # BINARY: its cubins, then the gio::transports::gda functions in them
+  local dir cubins found
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/gio-cubins.XXXXXX")
+  (cd "$dir" && cuobjdump -xelf all "$1" >/dev/null) || { rm -rf "$dir"; return 1; }
+  cubins=("$dir"/*.cubin)
+  found=0
+  [ -e "${cubins[0]}" ] && found=$(readelf -sW "${cubins[@]}" | grep -c 'FUNC .*transports3gda')
+  [ -e "${cubins[0]}" ] && echo "${#cubins[@]} $found" || echo "0 0"
+  rm -rf "$dir"
 }
 p2p_only_holds_no_gda() {
   local without with
-  without=($(gda_mentions "$build/apps/worksteal/worksteal")) with=($(gda_mentions "$build/bench/gio-bench")) || return 1
-  echo "worksteal (GIO_DEVICE_GDA=0): ${without[0]} kernels, ${without[1]} lines naming gda; gio-bench (default): ${with[0]} kernels, ${with[1]} lines naming gda"
+  without=($(gda_mentions "$build/apps/worksteal/worksteal")) && with=($(gda_mentions "$build/bench/gio-bench")) || return 1
+  echo "worksteal (GIO_DEVICE_GDA=0): ${without[0]} cubins, ${without[1]} gda functions; gio-bench (default): ${with[0]} cubins, ${with[1]} gda functions"
   [ "${without[0]}" -gt 0 ] && [ "${without[1]}" -eq 0 ] && [ "${with[0]}" -gt 0 ] && [ "${with[1]}" -gt 0 ]
 }
-if command -v cuobjdump >/dev/null && [ -x "$build/apps/worksteal/worksteal" ] && [ -x "$build/bench/gio-bench" ]; then
+if command -v cuobjdump >/dev/null && command -v readelf >/dev/null && [ -x "$build/apps/worksteal/worksteal" ] && [ -x "$build/bench/gio-bench" ]; then
   step p2p-only-kernels-hold-no-gda p2p_only_holds_no_gda
 fi
 fi  # main
