@@ -19,6 +19,11 @@
 //   red      one warp, every lane 2000 non-fetching remote adds (one counter, or one each):
 //            red.relaxed.sys, red.relaxed.gpu and gio's atomic_add, in Mops/s (gio-bench's
 //            1x32 `add` rate is 0.62x NVSHMEM's: is it the scope or gio's call?)
+//   silence  one remote fetch_add after a gap in which this GPU sent nothing to the peer, quiet
+//            (one thread waits) or busy (every SM adds to this GPU's own memory, as gio::ws's
+//            memset does before its first steal), and the one right after it: does the first
+//            cross-GPU operation after a silent stretch cost more (docs/results.md, "Work
+//            stealing, where the time goes")?
 // Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
 #include <mpi.h>
 #include <algorithm>
@@ -198,6 +203,33 @@ __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area
   *out = gio::platform::timer_ns() - t0;
 }
 
+// `busy`: every thread adds to `local` until the gap is over; else only thread 0 waits. Then
+// thread 0 of block 0 times two remote fetch_adds in a row (each waited for: its answer is stored
+// to out[2] before the clock is read again).
+__global__ void after_silence(std::uint64_t* remote, std::uint64_t* local, std::size_t local_words, std::uint64_t gap_ns,
+                              bool busy, unsigned long long* out) {
+  const std::uint64_t start = gio::platform::timer_ns();
+  if (busy) {
+    std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    while (gio::platform::timer_ns() - start < gap_ns) {
+      asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(local + i % local_words) : "memory");
+      i += gridDim.x * blockDim.x;
+    }
+  }
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  while (gio::platform::timer_ns() - start < gap_ns) {}
+  unsigned long long t[3];
+  for (int k = 0; k < 2; ++k) {
+    t[k] = gio::platform::timer_ns();
+    std::uint64_t v;
+    asm volatile("atom.relaxed.sys.add.u64 %0, [%1], 1;" : "=l"(v) : "l"(remote) : "memory");
+    static_cast<volatile unsigned long long*>(out)[2] = v;
+  }
+  t[2] = gio::platform::timer_ns();
+  out[0] = t[1] - t[0];
+  out[1] = t[2] - t[1];
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -337,6 +369,32 @@ int main(int argc, char** argv) {
     const double through_gio = median_ns_per_step(
         [&] { amo_chain<<<1, 1>>>(h, amo_gio_shared_ctx, spread + word, rspread + word, 1 - me, steps, out); });
     std::printf("amo-at +0x%07zx  bare %.1f ns  gio %.1f ns\n", offset, bare, through_gio);
+  }
+  // The first remote fetch_add after a silent gap, and the next one (PE 0; 9 launches, medians).
+  if (me == 0) {
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    constexpr std::size_t local_words = std::size_t{1} << 20;  // 8 MiB of the buffer, clear of the words above
+    unsigned long long* pair;
+    cudaMalloc(&pair, 24);
+    for (bool busy : {false, true})
+      for (std::uint64_t gap_us : {0, 10, 30, 100, 300, 1000, 3000}) {
+        std::vector<double> first, next;
+        for (int rep = 0; rep < 9; ++rep) {
+          after_silence<<<busy ? sms : 1, busy ? 256 : 32>>>(rspread + 8, spread + (std::size_t{2} << 20) / 8, local_words,
+                                                             gap_us * 1000, busy, pair);
+          cudaDeviceSynchronize();
+          unsigned long long ns[2];
+          cudaMemcpy(ns, pair, 16, cudaMemcpyDeviceToHost);
+          first.push_back(ns[0] / 1000.0);
+          next.push_back(ns[1] / 1000.0);
+        }
+        std::sort(first.begin(), first.end());
+        std::sort(next.begin(), next.end());
+        std::printf("silence %-5s gap %5llu us: first remote fetch_add %.2f us (max %.2f), the next %.2f us\n",
+                    busy ? "busy" : "quiet", static_cast<unsigned long long>(gap_us), first[4], first.back(), next[4]);
+      }
+    cudaFree(pair);
   }
   gio::shmem_barrier_all();
   gio::shmem_free(spread);
