@@ -106,7 +106,7 @@ void select_gpu(runtime& r) {
 
 void allocate_heap(runtime& r) {
   const int n = r.boot->size();
-  r.team_sync_offset = round_up(barrier_slots_offset + sizeof(std::uint64_t) * n, 64);
+  r.team_sync_offset = round_up(probe_offset + sizeof(std::uint64_t), 64);
   r.internal_bytes = round_up(r.team_sync_offset + team_sync_area_bytes(r.settings.max_teams, n), 4096);
   if (transports::gda::wanted(r.settings, *r.boot)) {
     r.gda_area_offset = r.internal_bytes;
@@ -704,12 +704,15 @@ void shmem_quiet_on_stream(stream_t stream) {
   if (r.gda_on) r.backend->quiet_network(r.handle, &stream);  // WQEs outlive their kernels
 }
 
+// The world team's device sync with quiet, on the stream: the protocol and count of the kernels'
+// shmem_barrier_all, so the two are one sequence of world barriers.
 void shmem_barrier_all_on_stream(stream_t stream) {
-  runtime& r = running("shmem_barrier_all_on_stream");
+  constexpr const char* call = "shmem_barrier_all_on_stream";
+  runtime& r = running(call);
+  if (!gpu_build) return shmem_barrier_all();  // no device: streams run synchronously
   // The device barrier writes into every PE's heap: through a mapping or over gda.
-  for (int pe = 0; pe < r.boot->size(); ++pe) require_device_reachable(r, pe, "shmem_barrier_all_on_stream");
-  r.backend->barrier_on_stream(r.handle, barrier_slots_offset, r.stream_barrier_epoch + 1, stream);
-  ++r.stream_barrier_epoch;
+  for (int pe = 0; pe < r.boot->size(); ++pe) require_device_reachable(r, pe, call);
+  r.backend->team_sync(r.handle, SHMEM_TEAM_WORLD, /*quiet=*/true, call, &stream);
 }
 
 device_handle detail::device_handle_for(std::uint32_t caller_abi) {

@@ -25,11 +25,9 @@ inline constexpr bool checked_build = true;
 inline constexpr bool checked_build = false;
 #endif
 
-// gio's own part of every heap, before the user's allocations: the probe word, the slots of the
-// stream barrier (one word per PE) and the teams' sync areas (team_sync_offset). Symmetric like
-// the rest, so peers address it with the same offsets.
+// gio's own part of every heap, before the user's allocations: the probe word and the teams' sync
+// areas (team_sync_offset). Symmetric like the rest, so peers address it with the same offsets.
 inline constexpr std::size_t probe_offset = 0;
-inline constexpr std::size_t barrier_slots_offset = 64;
 
 // One entry of the team table as the host keeps it.
 struct team_slot {
@@ -63,7 +61,6 @@ struct runtime {
   std::vector<shmem_team_t> contexts{SHMEM_TEAM_WORLD};
   team_info* teams_device = nullptr;
   device_handle handle{};
-  std::uint64_t stream_barrier_epoch = 0;
   std::uint64_t collective_calls = 0;
   double init_seconds = 0;
   bool device_selected = false;

@@ -370,7 +370,7 @@ void shmem_team_sync_on_stream(shmem_team_t team, stream_t stream) {
     return;
   }
   rt::require_reachable_members(r, t.info, call);
-  r.backend->team_sync(r.handle, team, call, &stream);
+  r.backend->team_sync(r.handle, team, /*quiet=*/false, call, &stream);
 }
 
 void shmem_sync_all_on_stream(stream_t stream) { shmem_team_sync_on_stream(SHMEM_TEAM_WORLD, stream); }

@@ -131,20 +131,16 @@ class backend {
   // load/store reachability): out[i] = *(uint64_t*)(bases[i] + offset), or 0 for a null base.
   virtual void probe_loads(char* const* bases, int count, std::size_t offset, std::uint64_t* out) = 0;
 
-  // Device-side barrier of all PEs enqueued on `stream` (shmem_barrier_all_on_stream): uses the
-  // handle's peer table and the runtime's barrier slots at `slots_offset` in every heap.
-  virtual void barrier_on_stream(const device_handle& handle, std::size_t slots_offset, std::uint64_t epoch,
-                                 stream_t stream) = 0;
-
   // Host atomics: done by this GPU's device library (GPU builds; a one-thread kernel, so the
   // peer's link decides native or CAS as for kernels) or by the CPU on the mapped heap (GPU-less
   // build). Blocking; returns the old value's bits.
   virtual std::uint64_t atomic(const device_handle& handle, const atomic_request& a) = 0;
-  // GPU builds: one workgroup runs the device library's collective core / team sync, in order on
-  // `*stream`, or when `stream` is null on an internal stream that is waited for. The GPU-less
-  // build has no device: the runtime runs collectives over the bootstrap instead.
+  // GPU builds: one workgroup runs the device library's collective core / team sync (with
+  // `quiet`, a barrier), in order on `*stream`, or when `stream` is null on an internal stream that
+  // is waited for. The GPU-less build has no device: the runtime runs them over the bootstrap.
   virtual void collective(const device_handle& handle, const collective_request& c, const stream_t* stream) = 0;
-  virtual void team_sync(const device_handle& handle, shmem_team_t team, const char* call, const stream_t* stream) = 0;
+  virtual void team_sync(const device_handle& handle, shmem_team_t team, bool quiet, const char* call,
+                         const stream_t* stream) = 0;
   // Host put/get to a PE reached through the NIC (no mapping to copy through): one workgroup runs
   // the device library's put/get and quiet, on `*stream` or (null) an internal stream waited for.
   virtual void rma(const device_handle& handle, const rma_request& r, const stream_t* stream) = 0;

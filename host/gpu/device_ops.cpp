@@ -60,11 +60,13 @@ __global__ void __launch_bounds__(collective_threads)
   detail::reduce<coop::wg>(ctx_create_wg(h, storage), team, op, dest, source, count, call.text, {__FILE__, __LINE__});
 }
 
+// A team sync, or with `quiet` a barrier (shmem_barrier_all_on_stream): the kernels' own protocol
+// and count, so stream-ordered and in-kernel syncs of a team are one sequence.
 __global__ void __launch_bounds__(collective_threads)
-    team_sync_kernel(device_handle h, shmem_team_t team, call_name call) {
+    team_sync_kernel(device_handle h, shmem_team_t team, bool quiet, call_name call) {
   if (!h.heap_base) return;
   __shared__ ctx storage;
-  detail::team_sync<coop::wg>(ctx_create_wg(h, storage), team, false, call.text, {__FILE__, __LINE__});
+  detail::team_sync<coop::wg>(ctx_create_wg(h, storage), team, quiet, call.text, {__FILE__, __LINE__});
 }
 
 // A host put/get to a PE reached through the NIC, then quiet (which completes it): complete when
@@ -109,7 +111,7 @@ void warm_up_kernels(stream_t stream) {
     });
   }
   data_collective_kernel<<<1, collective_threads, 0, stream>>>(none, {}, 0, {});
-  team_sync_kernel<<<1, collective_threads, 0, stream>>>(none, shmem_team_t{}, {});
+  team_sync_kernel<<<1, collective_threads, 0, stream>>>(none, shmem_team_t{}, false, {});
   rma_kernel<<<1, collective_threads, 0, stream>>>(none, {}, {});
   network_quiet_kernel<<<1, 1, 0, stream>>>(none);
   check_rt(GIO_RT(GetLastError)(), "warming up gio's kernels");
@@ -142,8 +144,8 @@ void enqueue_collective(const device_handle& h, const collective_request& c, str
   check_rt(GIO_RT(GetLastError)(), "launching a host collective");
 }
 
-void enqueue_team_sync(const device_handle& h, shmem_team_t team, const char* call, stream_t stream) {
-  team_sync_kernel<<<1, collective_threads, 0, stream>>>(h, team, name_of(call));
+void enqueue_team_sync(const device_handle& h, shmem_team_t team, bool quiet, const char* call, stream_t stream) {
+  team_sync_kernel<<<1, collective_threads, 0, stream>>>(h, team, quiet, name_of(call));
   check_rt(GIO_RT(GetLastError)(), "launching a team sync");
 }
 

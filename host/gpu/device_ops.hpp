@@ -20,6 +20,7 @@ void enqueue_atomic(const device_handle& h, const atomic_request& a, std::uint64
 void enqueue_collective(const device_handle& h, const collective_request& c, stream_t stream);
 void enqueue_rma(const device_handle& h, const rma_request& r, stream_t stream);
 void enqueue_network_quiet(const device_handle& h, stream_t stream);
-void enqueue_team_sync(const device_handle& h, shmem_team_t team, const char* call, stream_t stream);
+// `quiet`: a barrier (this PE's earlier operations complete before it counts).
+void enqueue_team_sync(const device_handle& h, shmem_team_t team, bool quiet, const char* call, stream_t stream);
 
 }  // namespace gio::gpu

@@ -22,29 +22,6 @@ __global__ void probe_loads_kernel(char* const* bases, int count, std::size_t of
     out[i] = bases[i] ? platform::ld_relaxed_sys(reinterpret_cast<const std::uint64_t*>(bases[i] + offset)) : 0;
 }
 
-// One thread: announce `epoch` in every peer's slot for this PE, then wait for every PE's
-// announcement in this PE's slots. The leading SC fence makes everything ordered before the
-// barrier (earlier work on the stream) visible before the announcement (release); the wait
-// decides with acquire loads, so later work sees what the peers did before theirs.
-// Over gda the announcement is an inline RDMA write, after this context's WQEs completed.
-__global__ void barrier_kernel(device_handle h, std::size_t slots_offset, std::uint64_t epoch) {
-  if (!h.heap_base) return;  // warm-up launch (select_device)
-  const ctx c = ctx_default(h);
-  const source_location here{__FILE__, __LINE__};
-  platform::fence_sc_system();
-  if (h.gda) transports::gda::quiet_all(c, "shmem_barrier_all_on_stream", here);
-  auto* mine = reinterpret_cast<std::uint64_t*>(h.heap_base + slots_offset);
-  for (int pe = 0; pe < h.n_pes; ++pe) {
-    char* base = h.peers[pe].heap_base;
-    if (h.peers[pe].transport == static_cast<std::uint32_t>(transport::gda))
-      transports::gda::p(c, pe, mine + h.my_pe, epoch, "shmem_barrier_all_on_stream", here);
-    else if (base)
-      platform::st_relaxed_sys(reinterpret_cast<std::uint64_t*>(base + slots_offset) + h.my_pe, epoch);
-  }
-  for (int pe = 0; pe < h.n_pes; ++pe)
-    detail::wait_until(c, mine + pe, SHMEM_CMP_GE, epoch, "shmem_barrier_all_on_stream", here);
-}
-
 class gpu_backend final : public backend {
  public:
   const char* name() const override { return GIO_GPU_NAME; }
@@ -64,7 +41,6 @@ class gpu_backend final : public backend {
     // Every gio kernel loaded, and what host atomics need made, before any user kernel runs: a
     // first launch, cudaMalloc or pageable copy then could wait for a kernel that waits for it.
     warm_up_kernels(stream_);
-    barrier_kernel<<<1, 1, 0, stream_>>>(device_handle{}, 0, 0);
     probe_loads_kernel<<<1, 64, 0, stream_>>>(nullptr, 0, 0, nullptr);
     check_rt(GIO_RT(GetLastError)(), "warming up gio's kernels");
     check_rt(GIO_RT(StreamSynchronize)(stream_), "warming up gio's kernels");
@@ -183,13 +159,6 @@ class gpu_backend final : public backend {
     (void)GIO_RT(Free)(out_dev);
   }
 
-  void barrier_on_stream(const device_handle& handle, std::size_t slots_offset, std::uint64_t epoch,
-                         stream_t stream) override {
-    activate();
-    barrier_kernel<<<1, 1, 0, stream>>>(handle, slots_offset, epoch);
-    check_rt(GIO_RT(GetLastError)(), "launching the stream barrier");
-  }
-
   std::uint64_t atomic(const device_handle& handle, const atomic_request& a) override {
     activate();
     enqueue_atomic(handle, a, old_bits_, stream_);
@@ -243,8 +212,9 @@ class gpu_backend final : public backend {
     on_stream_or_now(stream, "completing a host collective", [&](stream_t s) { enqueue_collective(handle, c, s); });
   }
 
-  void team_sync(const device_handle& handle, shmem_team_t team, const char* call, const stream_t* stream) override {
-    on_stream_or_now(stream, "completing a team sync", [&](stream_t s) { enqueue_team_sync(handle, team, call, s); });
+  void team_sync(const device_handle& handle, shmem_team_t team, bool quiet, const char* call,
+                 const stream_t* stream) override {
+    on_stream_or_now(stream, "completing a team sync", [&](stream_t s) { enqueue_team_sync(handle, team, quiet, call, s); });
   }
 
   ~gpu_backend() override {

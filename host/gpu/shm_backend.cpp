@@ -183,10 +183,6 @@ class shm_backend final : public backend {
     }
   }
 
-  void barrier_on_stream(const device_handle&, std::size_t, std::uint64_t, stream_t) override {
-    throw std::runtime_error("shmem_barrier_all_on_stream needs a GPU build");
-  }
-
   std::uint64_t atomic(const device_handle& h, const atomic_request& a) override {
     char* target = h.peers[a.pe].heap_base + (static_cast<char*>(a.dest) - h.heap_base);
     if (dtype_size(a.type) == 4) return cpu_atomic<std::uint32_t>(target, a);
@@ -195,7 +191,7 @@ class shm_backend final : public backend {
   void collective(const device_handle&, const collective_request&, const stream_t*) override {
     throw std::runtime_error("device collectives need a GPU build");
   }
-  void team_sync(const device_handle&, shmem_team_t, const char*, const stream_t*) override {
+  void team_sync(const device_handle&, shmem_team_t, bool, const char*, const stream_t*) override {
     throw std::runtime_error("device team sync needs a GPU build");
   }
 

@@ -113,8 +113,10 @@ void shmem_putmem_on_stream(void* dest, const void* source, std::size_t nbytes, 
 void shmem_getmem_on_stream(void* dest, const void* source, std::size_t nbytes, int pe, stream_t stream);
 void shmem_quiet_on_stream(stream_t stream);
 // Every PE's `stream` reaches the barrier before any continues. Every PE must be reachable from
-// this GPU. Each PE's barriers must execute in the order it made the calls: use one stream, or
-// order the streams (an event) when barriers go to several.
+// this GPU. It is the kernels' shmem_barrier_all (the same protocol and count, run by one
+// workgroup on the stream), so a PE's stream barriers and its kernels' world barriers form one
+// sequence that must execute in the same order on every PE: use one stream, or order the streams
+// (an event) when barriers go to several. A build without a GPU runs shmem_barrier_all.
 void shmem_barrier_all_on_stream(stream_t stream);
 
 // --- Teams (OpenSHMEM 1.5 §9.4) ------------------------------------------------------------------

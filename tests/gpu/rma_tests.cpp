@@ -97,5 +97,39 @@ TEST(HostRma, OnStream) {
   gpu::stream_destroy(stream);
 }
 
+// shmem_barrier_all_on_stream is the kernels' world barrier, with one count: rounds that alternate
+// a stream barrier with a kernel calling shmem_barrier_all, and in each round the peer's store
+// before the stream barrier must be seen after it. A count out of step between the two forms
+// would hang (the ctest timeout) or let a check run before the peer's store (a stale word).
+__global__ void store_round_kernel(gio::device_handle h, std::uint64_t* word, std::uint64_t round, int peer) {
+  gio::shmem_ctx_uint64_p(gio::ctx_default(h), word, round, peer);
+}
+__global__ void check_round_kernel(const std::uint64_t* word, std::uint64_t round, unsigned* stale) {
+  if (gio::platform::ld_relaxed_sys(word) != round) atomicAdd(stale, 1u);
+}
+__global__ void kernel_barrier_kernel(gio::device_handle h) { gio::shmem_barrier_all(gio::ctx_default(h)); }
+
+TEST(HostRma, StreamBarrierIsTheKernelsBarrier) {
+  sym_buffer word(sizeof(std::uint64_t));
+  device_buffer stale(sizeof(unsigned));
+  gpu::fill(stale.get(), 0, sizeof(unsigned));
+  const gpu::stream_t stream = gpu::stream_create();
+  const int rounds = lockstep(2000);
+  gio::shmem_barrier_all();
+  for (int r = 1; r <= rounds; ++r) {
+    store_round_kernel<<<1, 1, 0, stream>>>(run().handle, word.get<std::uint64_t>(), r, run().peer);
+    gio::shmem_barrier_all_on_stream(stream);
+    check_round_kernel<<<1, 1, 0, stream>>>(word.get<std::uint64_t>(), r, stale.get<unsigned>());
+    kernel_barrier_kernel<<<1, 1, 0, stream>>>(run().handle);  // the peer's next store waits for the check
+  }
+  gpu::stream_sync(stream);
+  unsigned seen = 0;
+  gpu::to_host(&seen, stale.get(), sizeof seen);
+  EXPECT_EQ(seen, 0u) << "PE " << run().my_pe << ": the peer's store before a stream barrier was not seen after it in "
+                      << seen << " of " << rounds << " rounds";
+  gpu::stream_destroy(stream);
+  gio::shmem_barrier_all();  // the next test may reuse the symmetric word
+}
+
 }  // namespace
 }  // namespace gio_test
