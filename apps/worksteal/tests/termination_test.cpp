@@ -2,8 +2,10 @@
 // P PEs x W workers whose steps are the worker's atomic operations, in the worker's order
 // (device/ws/worker.hpp): a worker counts itself idle only with nothing of its own and no steal
 // from it in flight; a thief copies, then (if it was idle) decrements, then completes the steal;
-// the tree's root update is a step of its own after the PE count's. Checks that no worker is told
-// to stop while a task exists, and that every worker stops once none does.
+// the tree's root update is a step of its own after the PE count's. Only each PE's first worker
+// (its watcher) reads the root counts, and when it sees all idle it leaves the verdict for its PE,
+// which the PE's other idle workers read instead (worker.hpp, watch_root). Checks that no worker
+// is told to stop while a task exists, and that every worker stops once none does.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -30,12 +32,13 @@ struct model {
   std::uint32_t pes, per_pe;
   std::vector<worker> w;
   std::vector<std::uint64_t> pe_idle;
+  std::vector<bool> verdict;  // per PE: its watcher saw all idle
   std::uint64_t counter = 0, root = 0;
   std::uint64_t created = 0, executed = 0, budget;
   std::mt19937 rng;
 
   model(bool tree_mode, std::uint32_t p, std::uint32_t n, std::uint64_t task_budget, unsigned seed)
-      : tree(tree_mode), pes(p), per_pe(n), w(p * n), pe_idle(p, 0), budget(task_budget), rng(seed) {
+      : tree(tree_mode), pes(p), per_pe(n), w(p * n), pe_idle(p, 0), verdict(p, false), budget(task_budget), rng(seed) {
     for (std::size_t i = 0; i < w.size(); ++i) w[i].pe = static_cast<int>(i / n);
     w[0].tasks = created = 1;  // one root task: everything else is spawned and stolen
   }
@@ -77,7 +80,7 @@ struct model {
       case step::root_down: --root; x.next = step::complete; return;
       case step::complete: --w[x.victim].in_flight_from_me; x.next = step::work; return;
       case step::check_root:
-        if (tree_says_done(x.seen_pe, per_pe, root, pes)) stop(x);
+        if (tree_says_done(x.seen_pe, per_pe, root, pes)) stop_watcher(x);
         else x.next = step::work;
         return;
       case step::stopped: return;
@@ -106,13 +109,20 @@ struct model {
       if (x.in_flight_from_me == 0) become_idle(x);  // only once its claims are copied
       return;
     }
-    // Idle: the exit check (tree: two reads, at two steps).
-    if (!tree) {
-      if (counter_says_done(counter, pes * per_pe)) stop(x);
+    // Idle: the exit check. Not a watcher: its PE's verdict. A watcher: the root (tree: two reads,
+    // at two steps).
+    if (i % per_pe != 0) {
+      if (verdict[x.pe]) stop(x);
+    } else if (!tree) {
+      if (counter_says_done(counter, pes * per_pe)) stop_watcher(x);
     } else {
       x.seen_pe = pe_idle[x.pe];
       if (x.seen_pe == per_pe) x.next = step::check_root;
     }
+  }
+  void stop_watcher(worker& x) {
+    verdict[x.pe] = true;  // the verdict's store, then (same step: the watcher's own) its exit
+    stop(x);
   }
   void stop(worker& x) {
     ASSERT_EQ(tasks_anywhere(), 0u) << "a worker was told to stop while tasks exist";
