@@ -58,6 +58,7 @@ inline gio::ws::options runtime_options(const options& opt, variant v, int pes) 
   o.same_gpu_bias = opt.bias;
   o.same_node_bias = opt.node_bias;
   o.term = opt.termination == "tree" ? gio::ws::termination::tree : gio::ws::termination::counter;
+  o.watch_busy_phases = opt.watch_busy;
   o.sched = v == variant::static_share ? gio::ws::scheduling::fixed_share : gio::ws::scheduling::stealing;
   o.where = v == variant::host_queues ? gio::ws::placement::host : gio::ws::placement::symmetric;
   o.pes = v == variant::single ? 1 : pes;

@@ -100,6 +100,8 @@ bool parse_options(int argc, const char* const* argv, options& opt, std::string&
   p.value("--termination", "T", "counter | tree (default counter)", [&](const std::string& v) {
     opt.termination = support::parse_choice("--termination", v, {"counter", "tree"});
   });
+  p.value("--watch-busy", "N", "worker 0 reads PE 0's abort word every N phases while busy (default 0: when idle)",
+          [&](const std::string& v) { opt.watch_busy = static_cast<std::uint32_t>(support::parse_non_negative("--watch-busy", v)); });
   p.value("--warmup", "N", "untimed runs per variant (default 1)",
           [&](const std::string& v) { opt.warmup = static_cast<int>(support::parse_non_negative("--warmup", v)); });
   p.value("--repeats", "N", "timed runs per variant; the median is reported (default 5)",

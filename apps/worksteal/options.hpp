@@ -35,6 +35,7 @@ struct options {
   double bias = 0.95;                      // probability of a victim on the thief's own GPU
   double node_bias = 0.9;
   std::string termination = "counter";     // counter | tree
+  std::uint32_t watch_busy = 0;             // gio::ws::options::watch_busy_phases
   int warmup = 1;
   int repeats = 5;
   std::string csv;

@@ -18,7 +18,8 @@ std::vector<std::string> csv_columns() {
           "termination", "bias", "median_s", "min_s", "max_s", "items", "rate_per_s", "steals_attempted_gpu",
           "steals_attempted_node", "steals_attempted_remote", "steals_succeeded_gpu", "steals_succeeded_node",
           "steals_succeeded_remote", "stolen_tasks", "damped", "pe_shares", "result", "pe_seconds",
-          "pe_initial_out_seconds", "pe_half_done_seconds", "pe_half_idle_seconds", "pe_busy_seconds"};
+          "pe_initial_out_seconds", "pe_half_done_seconds", "pe_half_idle_seconds", "pe_busy_seconds",
+          "watch_busy_phases"};
 }
 
 void print_header() {
@@ -73,7 +74,7 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
             fmt("%.0f", med.steal_attempts[0]), fmt("%.0f", med.steal_attempts[1]), fmt("%.0f", med.steal_attempts[2]),
             fmt("%.0f", med.steal_successes[0]), fmt("%.0f", med.steal_successes[1]),
             fmt("%.0f", med.steal_successes[2]), fmt("%.0f", stolen), fmt("%.0f", med.damped), shares, med.result,
-            spans, out, done, half, busy});
+            spans, out, done, half, busy, std::to_string(opt.watch_busy)});
 }
 
 }  // namespace worksteal

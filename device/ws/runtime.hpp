@@ -79,6 +79,9 @@ struct options {
                                         // (measured, docs/worksteal.md "Victim selection")
   double same_node_bias = 0.9;          // of the rest, probability that it is on this node
   termination term = termination::counter;
+  std::uint32_t watch_busy_phases = 0;  // > 0: worker 0 also reads PE 0's abort word every this many
+                                        // phases while it has work (a busy PE learns of another's
+                                        // failure; the link to PE 0 stays in use); 0: only when idle
   scheduling sched = scheduling::stealing;
   placement where = placement::symmetric;
   int pes = 0;                          // PEs that run workers (0 .. pes-1); 0 = all
@@ -289,6 +292,7 @@ template <class Program, class Comm = gio_comm> class runtime {
     cfg_.same_gpu_bias = static_cast<std::uint32_t>(opt_.same_gpu_bias * 65536.0);
     cfg_.same_node_bias = static_cast<std::uint32_t>(opt_.same_node_bias * 65536.0);
     cfg_.term = opt_.term;
+    cfg_.watch_busy_phases = opt_.watch_busy_phases;
     cfg_.sched = opt_.sched;
     cfg_.where = opt_.where;
     cfg_.ring_offset = headers;

@@ -106,7 +106,7 @@ struct worker_state {  // in shared memory
   std::uint32_t head;           // position after this worker's last public task
   std::uint32_t idle;           // counted idle by the termination detection
   std::uint32_t failed_steals;  // in a row
-  std::uint32_t decisions;      // while busy (decide's error check)
+  std::uint32_t decisions;      // while busy (decide's error check, watch_while_busy)
   std::uint32_t just_released;  // the last plan was a release: execute next
   std::uint32_t initial_done;   // this worker saw this PE's initial set exhausted (it stays so)
   std::uint32_t prefetch_valid; // a chunk claimed during a phase, not loaded yet
@@ -217,6 +217,7 @@ template <class Program, class Queues> class worker {
       return;
     }
     if (s_.local_count > 0) {
+      if (watch_while_busy()) return;
       // After a release, one phase at least: a release that found no room must not repeat forever.
       const bool release = stealing() && !s_.just_released && should_release();
       s_.just_released = release;
@@ -470,6 +471,18 @@ template <class Program, class Queues> class worker {
       fail(run_error::wait_timeout, 0);
       s_.next = plan::exit;
     }
+  }
+
+  // Worker 0 with work, every watch_busy_phases-th decision: PE 0's abort word. On an abort it
+  // leaves the verdict for its PE's idle workers and stops (its tasks die with the failed run).
+  GIO_DEVICE bool watch_while_busy() {
+    if (me_ != 0 || cfg_.watch_busy_phases == 0 || s_.decisions % cfg_.watch_busy_phases != 0) return false;
+    const std::uint64_t code = q_.fetch(&q_.term(0)->abort, 0);
+    if (code == 0) return false;
+    q_.set(&q_.term(my_pe_)->verdict, code, my_pe_);
+    s_.error = static_cast<std::uint32_t>(code);
+    s_.next = plan::exit;
+    return true;
   }
 
   // Worker 0 of each PE, idle: the one reader of PE 0's abort word and counts for its PE (the

@@ -38,7 +38,8 @@
 //    worker into run_result::workers[w].tally / tally_max (cheap per-thread counters).
 //  * options: workers per PE (0 = as many as are co-resident; more is an error), threads per
 //    worker, queue sizes, max_steal, phase_tasks (tasks per phase; more than threads: any free
-//    thread takes the next), victim biases, termination::counter | tree,
+//    thread takes the next), victim biases, termination::counter | tree, watch_busy_phases
+//    (worker 0 also watches PE 0's abort word while it has work, every that many phases),
 //    scheduling::stealing | fixed_share (no stealing: each worker runs its equal share of the
 //    initial tasks), placement::symmetric | host, pes (run on PEs 0 .. pes-1 only).
 //  * runtime<Program, Comm>: Comm is the library the runtime reaches the PEs through, gio_comm by

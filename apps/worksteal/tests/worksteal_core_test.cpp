@@ -51,8 +51,9 @@ TEST(WorkstealCorpus, FileHasOneDocumentPerLine) {
 TEST(WorkstealOptions, ParsesVariantsAndRejectsBadInput) {
   options opt;
   std::string help;
-  const char* ok[] = {"worksteal", "--workload", "memset", "--variant", "ws,static,cpu", "--bias", "0.25"};
-  ASSERT_TRUE(parse_options(7, ok, opt, help));
+  const char* ok[] = {"worksteal", "--workload", "memset", "--variant", "ws,static,cpu", "--bias", "0.25", "--watch-busy", "16"};
+  ASSERT_TRUE(parse_options(9, ok, opt, help));
+  EXPECT_EQ(opt.watch_busy, 16u);
   EXPECT_EQ(opt.work, workload::memset);
   ASSERT_EQ(opt.variants.size(), 3u);
   EXPECT_EQ(opt.variants[1], variant::static_share);
@@ -61,6 +62,8 @@ TEST(WorkstealOptions, ParsesVariantsAndRejectsBadInput) {
   EXPECT_THROW(parse_options(3, bad_variant, opt, help), support::usage_error);
   const char* bad_bias[] = {"worksteal", "--bias", "1.5"};
   EXPECT_THROW(parse_options(3, bad_bias, opt, help), support::usage_error);
+  const char* bad_watch[] = {"worksteal", "--watch-busy", "-1"};
+  EXPECT_THROW(parse_options(3, bad_watch, opt, help), support::usage_error);
   const char* help_args[] = {"worksteal", "--help"};
   EXPECT_FALSE(parse_options(2, help_args, opt, help));
   EXPECT_NE(help.find("--termination"), std::string::npos);
