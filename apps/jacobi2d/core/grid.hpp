@@ -112,8 +112,11 @@ struct schedule {
 
 // How the persistent kernel sends a halo (--halo): `signal` is one put-with-signal per segment of
 // a side (rows straight from the tile, columns packed in shared memory first); `p` stores each
-// halo point with shmem_p as soon as it is computed, then fences and sets the segment's flag.
-enum class halo_transfer : std::int32_t { signal, p };
+// halo point with shmem_p as soon as it is computed, then fences and sets the segment's flag;
+// `early` is `signal` with the workgroup's remote-facing edges computed and sent first, the rest
+// of its tile computed while they travel (rows then land in ghost rows, as columns do, since a
+// halo may now arrive while the receiver still reads the ring: docs/jacobi2d.md).
+enum class halo_transfer : std::int32_t { signal, p, early };
 
 // The persistent kernel's split of a PE's tile into wx x wy workgroup tiles of tx x ty points
 // (those in the last column or row may be smaller). Workgroup w covers column w % wx, row w / wx.

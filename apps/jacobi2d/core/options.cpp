@@ -28,7 +28,9 @@ bool is_persistent(const std::string& variant) {
   return variant == "gio" || variant == "nvshmem" || variant == "gda" || variant == "ikn";
 }
 
-std::string to_string(halo_transfer halo) { return halo == halo_transfer::signal ? "signal" : "p"; }
+std::string to_string(halo_transfer halo) {
+  return halo == halo_transfer::signal ? "signal" : halo == halo_transfer::p ? "p" : "early";
+}
 
 support::option_parser make_parser(options& opt, const std::vector<std::string>& here) {
   // The variants, one paragraph each, for the help's epilogue.
@@ -82,12 +84,14 @@ support::option_parser make_parser(options& opt, const std::vector<std::string>&
             opt.residual_every = support::parse_positive("--residual-every", v);
             opt.residual_every_given = true;
           });
-  p.value("--halo", "signal|p",
+  p.value("--halo", "signal|p|early",
           "gio/nvshmem halo transfer (default signal): signal = one put-with-signal\n"
           "per workgroup segment (columns packed in shared memory first); p = shmem_p\n"
-          "of each halo point as it is computed, then fence and a flag",
+          "of each halo point as it is computed, then fence and a flag; early = signal\n"
+          "with the edges computed and sent first, the rest of the tile after",
           [&](const std::string& v) {
-            opt.halo = support::parse_choice("--halo", v, {"signal", "p"}) == "p" ? halo_transfer::p : halo_transfer::signal;
+            const std::string h = support::parse_choice("--halo", v, {"signal", "p", "early"});
+            opt.halo = h == "p" ? halo_transfer::p : h == "early" ? halo_transfer::early : halo_transfer::signal;
             opt.halo_given = true;
           });
   p.flag("--no-comm", "skip the halo exchange (compute + synchronisation; the result is wrong)",

@@ -64,6 +64,7 @@ struct persistent_args {
   // Symmetric (the same offsets on every PE):
   double* grid[2];
   double* ghost_columns;          // [parity][west, east][ny]: W/E halos of the signal transfer
+  double* ghost_rows;             // [parity][north, south][nx]: N/S halos of the early transfer
   std::uint64_t* signals;         // [side][segment], flag_stride apart: last iteration received
   double* reduce_source;          // one double each: the PEs' residual reduction
   double* reduce_dest;
@@ -113,6 +114,11 @@ GIO_DEVICE std::uint64_t* signal_word(const persistent_args& a, int s, std::int3
 // Ghost column of side s (west or east) for the grid of `parity`.
 GIO_DEVICE double* ghost_column(const persistent_args& a, std::int64_t parity, int s) {
   return a.ghost_columns + (parity * 2 + (s == east ? 1 : 0)) * a.layout.ny;
+}
+
+// Ghost row of side s (north or south) for the grid of `parity` (early transfer).
+GIO_DEVICE double* ghost_row(const persistent_args& a, std::int64_t parity, int s) {
+  return a.ghost_rows + (parity * 2 + (s == south ? 1 : 0)) * a.layout.nx;
 }
 
 GIO_DEVICE const char* side_name(int s) {
@@ -166,17 +172,28 @@ GIO_DEVICE void send_point(const persistent_args& a, const typename Comm::ctx& c
 // registers are its own: the kernel around it needs many more (context, library calls), and the
 // update loop must not pay for them with spills. `static` (internal linkage) so that ptxas gives
 // it the kernel's register limit also when NVSHMEM's build compiles with -rdc.
+// A rectangle of the PE's tile: the workgroup's tile, or (early transfer) an edge strip of it or
+// what is left inside the strips.
+struct tile_rect {
+  std::int64_t x0, y0;
+  std::int32_t width, rows;
+};
+GIO_DEVICE tile_rect whole_tile(const workgroup_view& v) {
+  return {v.x0, v.y0, static_cast<std::int32_t>(v.x1 - v.x0), static_cast<std::int32_t>(v.y1 - v.y0)};
+}
+
 template <class Comm, bool SendPoints, int Batch>
 static __device__ __noinline__ double relax_tile(const persistent_args& a, const typename Comm::ctx& c, const workgroup_view& v,
-                             const double* src, double* dst, bool residual) {
+                             const double* src, double* dst, bool residual, tile_rect r) {
   static_assert(Batch >= 1 && Batch <= max_points_per_trip && (!SendPoints || Batch == 1), "see max_points_per_trip");
   const std::int64_t pitch = a.layout.pitch;
-  const std::int32_t width = static_cast<std::int32_t>(v.x1 - v.x0);
-  const std::int32_t points = width * static_cast<std::int32_t>(v.y1 - v.y0);
+  const std::int32_t width = r.width;
+  const std::int32_t points = width * r.rows;
+  if (points <= 0) return 0;
   double n[Batch], s[Batch], w[Batch], e[Batch], old[Batch];
   double largest = 0;
   walk_tile<Batch>(
-      a.layout, v.x0, v.y0, width, points, static_cast<std::int32_t>(platform::thread_in_wg()),
+      a.layout, r.x0, r.y0, width, points, static_cast<std::int32_t>(platform::thread_in_wg()),
       static_cast<std::int32_t>(platform::wg_size()),
       [&](int b, std::int64_t i) {
         n[b] = src[i - pitch];
@@ -189,7 +206,7 @@ static __device__ __noinline__ double relax_tile(const persistent_args& a, const
         const double u = relax(n[b], s[b], w[b], e[b]);
         dst[i] = u;
         if (residual) largest = max_of(largest, change(u, old[b]));
-        if constexpr (SendPoints) send_point<Comm>(a, c, v, dst, v.x0 + column, v.y0 + row, u);
+        if constexpr (SendPoints) send_point<Comm>(a, c, v, dst, r.x0 + column, r.y0 + row, u);
       });
   return largest;
 }
@@ -214,7 +231,7 @@ GIO_DEVICE void send_edges_as_points(const persistent_args& a, const typename Co
 // ring; columns are packed into shared memory first and land in the neighbour's ghost column.
 template <class Comm>
 static __device__ __noinline__ void send_segments(const persistent_args& a, const typename Comm::ctx& c, const workgroup_view& v,
-                              double* grid, std::int64_t t, double* staged) {
+                              double* grid, std::int64_t t, double* staged, bool rows_to_ghosts) {
   const tile_layout& l = a.layout;
   const std::int64_t rows = v.y1 - v.y0, width = v.x1 - v.x0;
   const unsigned threads = platform::wg_size(), me = platform::thread_in_wg();
@@ -229,11 +246,13 @@ static __device__ __noinline__ void send_segments(const persistent_args& a, cons
   for (int s = static_cast<int>(wave); s < side_count; s += static_cast<int>(waves)) {
     const int pe = v.remote_pe[s];
     if (pe < 0) continue;
-    // Rows: the tile's edge row into the neighbour's ring row beyond its opposite edge. Columns:
-    // the staged column into the neighbour's ghost column of its opposite side.
-    double* dest = s == north  ? grid + l.at(v.x0, l.ny)
-                   : s == south ? grid + l.at(v.x0, -1)
-                                : ghost_column(a, t & 1, opposite(s)) + v.y0;
+    // Rows: the tile's edge row into the neighbour's ring row beyond its opposite edge (early:
+    // its ghost row of that side). Columns: the staged column into the neighbour's ghost column
+    // of its opposite side.
+    double* dest = !is_row_side(s)  ? ghost_column(a, t & 1, opposite(s)) + v.y0
+                   : rows_to_ghosts ? ghost_row(a, t & 1, opposite(s)) + v.x0
+                   : s == north     ? grid + l.at(v.x0, l.ny)
+                                    : grid + l.at(v.x0, -1);
     const double* source = s == north  ? grid + l.at(v.x0, 0)
                            : s == south ? grid + l.at(v.x0, l.ny - 1)
                            : s == west  ? staged
@@ -273,6 +292,58 @@ static __device__ __noinline__ void decide(const persistent_args& a, const typen
   }
 }
 
+// The early transfer's strips: the edge of side s (rows whole; columns without the corners a row
+// strip already has), and what is left inside every remote-facing strip.
+GIO_DEVICE tile_rect edge_strip(const workgroup_view& v, int s) {
+  const std::int32_t width = static_cast<std::int32_t>(v.x1 - v.x0);
+  if (s == north) return {v.x0, v.y0, width, 1};
+  if (s == south) return {v.x0, v.y1 - 1, width, 1};
+  const std::int64_t y0 = v.y0 + (v.remote_pe[north] >= 0), y1 = v.y1 - (v.remote_pe[south] >= 0);
+  return {s == west ? v.x0 : v.x1 - 1, y0, 1, static_cast<std::int32_t>(y1 > y0 ? y1 - y0 : 0)};
+}
+GIO_DEVICE tile_rect inside_strips(const workgroup_view& v) {
+  const std::int64_t x0 = v.x0 + (v.remote_pe[west] >= 0), x1 = v.x1 - (v.remote_pe[east] >= 0);
+  const std::int64_t y0 = v.y0 + (v.remote_pe[north] >= 0), y1 = v.y1 - (v.remote_pe[south] >= 0);
+  return {x0, y0, static_cast<std::int32_t>(x1 > x0 ? x1 - x0 : 0), static_cast<std::int32_t>(y1 > y0 ? y1 - y0 : 0)};
+}
+
+// The halos of iteration `t` that arrived in ghost columns (and, early transfer, ghost rows) into
+// the ring of `src`, then a workgroup barrier. Not inlined: see relax_edges_first.
+static __device__ __noinline__ void ghosts_into_ring(const persistent_args& a, const workgroup_view& v, double* src,
+                                                     std::int64_t t, bool rows) {
+  const unsigned me = platform::thread_in_wg();
+  for (std::int64_t y = v.y0 + me; y < v.y1; y += platform::wg_size()) {
+    if (v.remote_pe[west] >= 0) src[a.layout.at(-1, y)] = ghost_column(a, t & 1, west)[y];
+    if (v.remote_pe[east] >= 0) src[a.layout.at(a.layout.nx, y)] = ghost_column(a, t & 1, east)[y];
+  }
+  if (rows) {
+    for (std::int64_t x = v.x0 + me; x < v.x1; x += platform::wg_size()) {
+      if (v.remote_pe[north] >= 0) src[a.layout.at(x, -1)] = ghost_row(a, t & 1, north)[x];
+      if (v.remote_pe[south] >= 0) src[a.layout.at(x, a.layout.ny)] = ghost_row(a, t & 1, south)[x];
+    }
+  }
+  platform::wg_barrier();
+}
+
+// The early transfer's iteration of a workgroup on a PE boundary: its remote-facing strips, their
+// puts, then the rest of its tile while they travel. Not inlined, so that the kernel's own
+// registers stay what the other transfers need.
+template <class Comm>
+static __device__ __noinline__ double relax_edges_first(const persistent_args& a, const typename Comm::ctx& c,
+                                                        const workgroup_view& v, const double* src, double* dst,
+                                                        bool residual, std::int64_t t, double* staged) {
+  const auto relax_rect = [&](tile_rect r) {
+    return a.points_per_trip == 2 ? relax_tile<Comm, false, 2>(a, c, v, src, dst, residual, r)
+                                  : relax_tile<Comm, false, 1>(a, c, v, src, dst, residual, r);
+  };
+  double largest = 0;
+  for (int s = 0; s < side_count; ++s)
+    if (v.remote_pe[s] >= 0) largest = max_of(largest, relax_rect(edge_strip(v, s)));
+  platform::wg_barrier();  // every strip point before the staging and the puts read them
+  send_segments<Comm>(a, c, v, dst, t, staged, true);
+  return max_of(largest, relax_rect(inside_strips(v)));
+}
+
 template <class Comm>
 __global__ void __launch_bounds__(max_wg_threads) relax_persistent(typename Comm::handle h, persistent_args a) {
   __shared__ typename Comm::wg_storage storage;
@@ -286,7 +357,11 @@ __global__ void __launch_bounds__(max_wg_threads) relax_persistent(typename Comm
   const workgroup_view v = view_of(a, static_cast<std::int32_t>(platform::wg_id()));
   const unsigned me = platform::thread_in_wg();
   const bool send_points = a.comm && a.transfer == halo_transfer::p;
-  const bool send_segment_puts = a.comm && a.transfer == halo_transfer::signal;
+  const bool early = a.comm && a.transfer == halo_transfer::early;
+  const bool send_segment_puts = a.comm && (a.transfer == halo_transfer::signal || early);
+  const bool remote_rows = early && (v.remote_pe[north] >= 0 || v.remote_pe[south] >= 0);
+  const bool edges_first = early && a.compute &&
+                           (v.remote_pe[north] >= 0 || v.remote_pe[south] >= 0 || v.remote_pe[west] >= 0 || v.remote_pe[east] >= 0);
   if (me == 0) stop = 0;
 
   for (std::int64_t t = 1; t <= a.plan.max_iterations; ++t) {
@@ -303,7 +378,7 @@ __global__ void __launch_bounds__(max_wg_threads) relax_persistent(typename Comm
         std::uint64_t* signal = signal_word(a, s, v.segment[s]);
         spin_until_at_least(a, signal, t - 1, "the halo of the PE", s, t);
         // Seen: the library's own wait returns at once, with its acquire semantics.
-        if (a.transfer == halo_transfer::signal) Comm::signal_wait_ge(c, signal, t - 1);
+        if (a.transfer != halo_transfer::p) Comm::signal_wait_ge(c, signal, t - 1);
         else Comm::wait_until_ge(c, signal, t - 1);
       }
     } else if (me == 8 && t > 2 && a.plan.convergence_mode() && a.plan.residual_due(t - 2)) {
@@ -316,22 +391,21 @@ __global__ void __launch_bounds__(max_wg_threads) relax_persistent(typename Comm
 
     double* src = a.grid[(t - 1) & 1];
     double* dst = a.grid[t & 1];
-    // 2. Columns of the signal transfer arrived in the ghost columns: into the ring of src.
-    if (t > 1 && send_segment_puts && (v.remote_pe[west] >= 0 || v.remote_pe[east] >= 0)) {
-      for (std::int64_t y = v.y0 + me; y < v.y1; y += platform::wg_size()) {
-        if (v.remote_pe[west] >= 0) src[a.layout.at(-1, y)] = ghost_column(a, (t - 1) & 1, west)[y];
-        if (v.remote_pe[east] >= 0) src[a.layout.at(a.layout.nx, y)] = ghost_column(a, (t - 1) & 1, east)[y];
-      }
-      platform::wg_barrier();
-    }
+    // 2. Columns of the signal transfer (and rows of the early one) arrived in the ghost columns
+    // (rows): into the ring of src.
+    if (t > 1 && send_segment_puts && (v.remote_pe[west] >= 0 || v.remote_pe[east] >= 0 || remote_rows))
+      ghosts_into_ring(a, v, src, t - 1, remote_rows);
 
     // 3. Compute (and, with the p transfer, send edge points as they are computed).
     const bool residual_due = a.plan.residual_due(t);
     double largest = 0;
-    if (a.compute) {
-      largest = send_points             ? relax_tile<Comm, true, 1>(a, c, v, src, dst, residual_due)
-                : a.points_per_trip == 2 ? relax_tile<Comm, false, 2>(a, c, v, src, dst, residual_due)
-                                         : relax_tile<Comm, false, 1>(a, c, v, src, dst, residual_due);
+    if (edges_first) {
+      largest = relax_edges_first<Comm>(a, c, v, src, dst, residual_due, t, staged);
+    } else if (a.compute) {
+      const tile_rect r = whole_tile(v);
+      largest = send_points             ? relax_tile<Comm, true, 1>(a, c, v, src, dst, residual_due, r)
+                : a.points_per_trip == 2 ? relax_tile<Comm, false, 2>(a, c, v, src, dst, residual_due, r)
+                                         : relax_tile<Comm, false, 1>(a, c, v, src, dst, residual_due, r);
     } else if (send_points) {
       send_edges_as_points<Comm>(a, c, v, dst);
     }
@@ -356,8 +430,8 @@ __global__ void __launch_bounds__(max_wg_threads) relax_persistent(typename Comm
         fenced = true;
         Comm::p(c, signal_word(a, opposite(s), v.segment[s]), static_cast<std::uint64_t>(t), v.remote_pe[s]);
       }
-    } else if (send_segment_puts) {
-      send_segments<Comm>(a, c, v, dst, t, staged);
+    } else if (send_segment_puts && !edges_first) {
+      send_segments<Comm>(a, c, v, dst, t, staged, early);
     }
 
     // 6. The residual of t (workgroup 0, while the others go on with t + 1).

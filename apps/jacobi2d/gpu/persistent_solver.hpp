@@ -25,10 +25,10 @@
 namespace jacobi {
 
 // Where the kernel's state lies in its one symmetric allocation (byte offsets, 256-byte aligned).
-// Only grids, ghost columns, signals and the reduction's buffers need to be symmetric; the rest
+// Only grids, ghost columns and rows, signals and the reduction's buffers need to be symmetric; the rest
 // shares the allocation so that one memset clears every flag (signals through outcome).
 struct persistent_memory {
-  std::size_t grid[2], ghost_columns, reduce_source, reduce_dest, residual_slots, decisions;
+  std::size_t grid[2], ghost_columns, ghost_rows, reduce_source, reduce_dest, residual_slots, decisions;
   std::size_t signals, done, decided, outcome;  // contiguous: the flags cleared before each run
   std::size_t flags_end, total;
 
@@ -44,6 +44,7 @@ struct persistent_memory {
     grid[0] = take(grid_bytes);
     grid[1] = take(grid_bytes);
     ghost_columns = take(4 * static_cast<std::size_t>(layout.ny) * sizeof(double));
+    ghost_rows = take(4 * static_cast<std::size_t>(layout.nx) * sizeof(double));
     reduce_source = take(sizeof(double));
     reduce_dest = take(sizeof(double));
     residual_slots = take(2 * workgroups * sizeof(double));
@@ -200,6 +201,7 @@ class persistent_solver final : public solver {
     a.grid[0] = reinterpret_cast<double*>(base + memory_.grid[0]);
     a.grid[1] = reinterpret_cast<double*>(base + memory_.grid[1]);
     a.ghost_columns = reinterpret_cast<double*>(base + memory_.ghost_columns);
+    a.ghost_rows = reinterpret_cast<double*>(base + memory_.ghost_rows);
     a.signals = reinterpret_cast<std::uint64_t*>(base + memory_.signals);
     a.reduce_source = reinterpret_cast<double*>(base + memory_.reduce_source);
     a.reduce_dest = reinterpret_cast<double*>(base + memory_.reduce_dest);

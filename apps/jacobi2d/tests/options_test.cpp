@@ -58,6 +58,8 @@ TEST(Options, EveryOptionTakesEffect) {
   EXPECT_DOUBLE_EQ(opt.tolerance, 1e-3);
   EXPECT_EQ(opt.plan().residual_every, 7);
   EXPECT_EQ(opt.halo, halo_transfer::p);
+  EXPECT_EQ(parsed({"--variant", "gio", "--halo", "early"}).halo, halo_transfer::early);
+  EXPECT_EQ(to_string(halo_transfer::early), "early");
   EXPECT_EQ(opt.warmup, 0);
   EXPECT_EQ(opt.reps, 5);
   EXPECT_EQ(opt.wg_threads, 256);
@@ -84,7 +86,7 @@ TEST(Options, RefusesBadValuesNamingTheOption) {
   EXPECT_EQ(refusal({"--size", "12y5"}), "--size: '12y5' is not a positive whole number");
   EXPECT_EQ(refusal({"--tolerance", "-1"}), "--tolerance: '-1' is negative");
   EXPECT_EQ(refusal({"--tolerance", "abc"}), "--tolerance: 'abc' is not a finite number");
-  EXPECT_EQ(refusal({"--halo", "put"}), "--halo: 'put' is not one of signal, p");
+  EXPECT_EQ(refusal({"--halo", "put"}), "--halo: 'put' is not one of signal, p, early");
   EXPECT_EQ(refusal({"--variant", "mpi"}), "--variant: 'mpi' is not one of gio, nvshmem, gda, ikn, inter-k, inter-k-overlap, cpu");
   EXPECT_EQ(refusal({"--wait-timeout", "-2"}), "--wait-timeout: '-2' is negative");
   EXPECT_EQ(refusal({"--reps", "-1"}), "--reps: '-1' is not a positive whole number");

@@ -70,7 +70,10 @@ TEST(WalkTile, EveryPointOnceByItsThreadInOrder) {
       {33, 9, 0, 0, 33, 9, 1024},       // odd width, many threads
       {5, 5, 1, 1, 3, 3, 1},            // one thread
       {129, 17, 0, 0, 129, 17, 96},     // the leftover point of every thread
-      {2048, 3, 1024, 0, 1024, 3, 1000} // threads not a divisor of the width
+      {2048, 3, 1024, 0, 1024, 3, 1000}, // threads not a divisor of the width
+      {100, 40, 0, 0, 100, 1, 512},     // the early transfer's strips: a row,
+      {100, 40, 99, 1, 1, 38, 512},     // a column without its corners,
+      {100, 40, 1, 1, 98, 38, 512}      // and what is inside them
   };
   for (const tile_case& tc : cases) {
     walk_every_thread<1>(tc);
