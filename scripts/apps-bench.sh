@@ -74,6 +74,7 @@ if [ "$jacobi" = 1 ]; then
       [ "$np" = "$most" ] && [ "$np" -gt 1 ] && args="$args --breakdown"
       for v in gio inter-k inter-k-overlap; do run "$log" "$np" "$j/jacobi2d" --variant $v $args; done
       run "$log" "$np" "$j/jacobi2d" --variant gio --halo p $args
+      [ "$np" -gt 1 ] && run "$log" "$np" "$j/jacobi2d" --variant gio --halo early $args
       [ -x "$j/jacobi2d-nvshmem" ] && run "$log" "$np" "$j/jacobi2d-nvshmem" $args
     done
     if [ "$gpus" = 2 ]; then

@@ -22,7 +22,7 @@ import os
 import sys
 from collections import OrderedDict
 
-VARIANT_ORDER = ["gio", "gio (p)", "nvshmem", "nvshmem (p)", "inter-k-overlap", "inter-k", "cpu"]
+VARIANT_ORDER = ["gio", "gio (p)", "gio (early)", "nvshmem", "nvshmem (p)", "inter-k-overlap", "inter-k", "cpu"]
 PARTS = ["all", "no-comm", "no-compute", "none"]
 # (points per GPU, minimum speedup of gio over inter-k at the most GPUs measured)
 SPEEDUP_GOALS = [(1024 * 1024, 1.5), (2048 * 2048, 1.35), (4096 * 4096, 1.15)]
@@ -38,8 +38,8 @@ def size_label(points):
 
 def series_name(row):
     name = row["variant"]
-    if row["halo"] == "p":
-        name += " (p)"
+    if row["halo"] in ("p", "early"):
+        name += " (%s)" % row["halo"]
     pes, devices = int(row["pes"]), int(row["devices"])
     if row["variant"] != "cpu" and pes > devices:
         name += " %d PEs/GPU" % (pes // devices)
@@ -47,7 +47,7 @@ def series_name(row):
 
 
 def series_key(name):
-    base = name.split(" ")[0] + (" (p)" if "(p)" in name else "")
+    base = name.split(" ")[0] + next((" " + h for h in ("(p)", "(early)") if h in name), "")
     order = VARIANT_ORDER.index(base) if base in VARIANT_ORDER else len(VARIANT_ORDER)
     return (order, name)
 
