@@ -114,7 +114,7 @@ TEST(HostRma, StreamBarrierIsTheKernelsBarrier) {
   device_buffer stale(sizeof(unsigned));
   gpu::fill(stale.get(), 0, sizeof(unsigned));
   const gpu::stream_t stream = gpu::stream_create();
-  const int rounds = lockstep(2000);
+  const int rounds = lockstep_rounds();  // GIO_LITMUS_ROUNDS (2000; fewer under the sanitizers)
   gio::shmem_barrier_all();
   for (int r = 1; r <= rounds; ++r) {
     store_round_kernel<<<1, 1, 0, stream>>>(run().handle, word.get<std::uint64_t>(), r, run().peer);
