@@ -187,13 +187,12 @@ fi
 # out-of-line functions of gio::transports::gda (docs/transports.md). Without -rdc the SASS listing
 # names neither them nor their calls; the cubins' symbol tables do (FUNC `$kernel$function`).
 gda_mentions() {  # BINARY: its cubins, then the gio::transports::gda functions in them
-  local dir cubins found
+  local dir cubins
   dir=$(mktemp -d "${TMPDIR:-/tmp}/gio-cubins.XXXXXX")
   (cd "$dir" && cuobjdump -xelf all "$1" >/dev/null) || { rm -rf "$dir"; return 1; }
   cubins=("$dir"/*.cubin)
-  found=0
-  [ -e "${cubins[0]}" ] && found=$(readelf -sW "${cubins[@]}" | grep -c 'FUNC .*transports3gda')
-  [ -e "${cubins[0]}" ] && echo "${#cubins[@]} $found" || echo "0 0"
+  if [ -e "${cubins[0]}" ]; then echo "${#cubins[@]} $(readelf -sW "${cubins[@]}" | grep -c 'FUNC .*transports3gda')"
+  else echo "0 0"; fi
   rm -rf "$dir"
 }
 p2p_only_holds_no_gda() {

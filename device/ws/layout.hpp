@@ -67,7 +67,7 @@ struct worker_stats {
   std::uint64_t tally_max;     // the program's maximum (spawner::tally_max)
   std::uint64_t first_idle_ns;  // when the worker first counted itself idle (this GPU's clock; 0: never)
   std::uint64_t initial_out_ns;  // when it first found its PE's initial set exhausted (0: never)
-  std::uint64_t last_work_ns;    // when it last finished a phase of tasks (0: never)
+  std::uint64_t last_work_ns;    // when a phase of tasks last left it with nothing queued (0: never)
 };
 static_assert(sizeof(worker_stats) == 168, "read back as an array");
 

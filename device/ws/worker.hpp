@@ -457,8 +457,7 @@ template <class Program, class Queues> class worker {
     if (++s_.failed_steals % 2 != 0) return;
     const std::uint64_t verdict = me_ == 0 ? watch_root() : q_.fetch(&q_.term(my_pe_)->verdict, my_pe_);
     if (verdict != 0) {
-      if (verdict != verdict_all_idle) s_.error = static_cast<std::uint32_t>(verdict);  // a worker of some PE failed
-      s_.next = plan::exit;
+      stop_on(verdict);
     } else if (checks_enabled && cfg_.wait_timeout_ns && platform::timer_ns() - s_.idle_since > cfg_.wait_timeout_ns) {
       // Checked builds bound this wait too: a lost count would otherwise hang every PE.
       termination_words* root = q_.term(0);
@@ -477,12 +476,9 @@ template <class Program, class Queues> class worker {
   // leaves the verdict for its PE's idle workers and stops (its tasks die with the failed run).
   GIO_DEVICE bool watch_while_busy() {
     if (me_ != 0 || cfg_.watch_busy_phases == 0 || s_.decisions % cfg_.watch_busy_phases != 0) return false;
-    const std::uint64_t code = q_.fetch(&q_.term(0)->abort, 0);
-    if (code == 0) return false;
-    q_.set(&q_.term(my_pe_)->verdict, code, my_pe_);
-    s_.error = static_cast<std::uint32_t>(code);
-    s_.next = plan::exit;
-    return true;
+    const std::uint64_t code = leave_verdict(q_.fetch(&q_.term(0)->abort, 0));
+    if (code != 0) stop_on(code);
+    return code != 0;
   }
 
   // Worker 0 of each PE, idle: the one reader of PE 0's abort word and counts for its PE (the
@@ -490,10 +486,18 @@ template <class Program, class Queues> class worker {
   // every idle worker of every PE. All idle is absorbing and the abort word is never cleared
   // during a run, so a verdict once seen holds for the whole PE.
   GIO_DEVICE std::uint64_t watch_root() {
-    std::uint64_t verdict = q_.fetch(&q_.term(0)->abort, 0);
-    if (verdict == 0 && all_idle()) verdict = verdict_all_idle;
+    const std::uint64_t code = q_.fetch(&q_.term(0)->abort, 0);
+    return leave_verdict(code != 0 ? code : all_idle() ? verdict_all_idle : 0);
+  }
+  // The watcher's verdict (0: none yet) into its PE's word, for the PE's other idle workers.
+  GIO_DEVICE std::uint64_t leave_verdict(std::uint64_t verdict) {
     if (verdict != 0) q_.set(&q_.term(my_pe_)->verdict, verdict, my_pe_);
     return verdict;
+  }
+  // Leave the run on a verdict: all idle, or the code of a worker of some PE that failed.
+  GIO_DEVICE void stop_on(std::uint64_t verdict) {
+    if (verdict != verdict_all_idle) s_.error = static_cast<std::uint32_t>(verdict);
+    s_.next = plan::exit;
   }
 
   GIO_DEVICE void become_idle() {
@@ -641,7 +645,9 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void finish(plan done) {
     switch (done) {
       case plan::execute:
-        s_.stats.last_work_ns = platform::timer_ns();
+        // A worker goes idle only with its queues empty, so the last phase that emptied them is
+        // its last work: no clock read after phases that leave tasks (spawning workloads).
+        if (s_.local_count == 0 && s_.spill_count == 0) s_.stats.last_work_ns = platform::timer_ns();
         if (s_.error) fail(static_cast<run_error>(s_.error), 0);
         break;
       case plan::from_spill:
