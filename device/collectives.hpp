@@ -42,10 +42,7 @@ GIO_DEVICE std::ptrdiff_t member_delta(const ctx& c, const team_info& t, int mem
 // transport, an inline RDMA write over gda.
 GIO_DEVICE void store_over(const ctx& c, const peer_route& where, std::uint64_t* word, std::uint64_t value,
                            const char* call, source_location loc) {
-  if (where.gda)
-    transports::gda::p(c, where.world, word, value, call, loc);
-  else
-    platform::st_relaxed_sys(transports::p2p::translate(word, where.delta), value);
+  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA { decltype(t)::p(c, where, word, value, call, loc); });
 }
 
 // The group copies `bytes` from local `source` to symmetric `dest` of team member `member`.
@@ -54,10 +51,9 @@ template <class Coop>
 GIO_DEVICE void copy_to_member(const ctx& c, const team_info& t, int member, void* dest, const void* source,
                                std::size_t bytes, const char* call, source_location loc) {
   const peer_route where = route_world(c, t.start + member * t.stride, call, loc);
-  if (where.gda)
-    transports::gda::put<Coop>(c, where.world, dest, source, bytes, false, call, loc);
-  else
-    transports::p2p::put<Coop>(transports::p2p::translate(dest, where.delta), source, bytes);
+  transports::over(where, [&](auto tr) GIO_INLINE_LAMBDA {
+    decltype(tr)::template push<Coop>(c, where, dest, source, bytes, call, loc);
+  });
 }
 
 // The team's sync words on this PE (include/gio/team.hpp).
@@ -77,7 +73,7 @@ GIO_DEVICE void sync_team_numbered(const ctx& c, const team_info& t, std::uint64
   std::uint64_t* area = sync_words(c, t);
   // The network half of the fence: every WQE this PE posted, on any context (the group's
   // accesses may follow other workgroups' by a grid sync), has completed before a count goes out.
-  if (transports::gda::in_use(c) && Coop::rank() == 0) transports::gda::quiet_all(c, call, loc);
+  if (transports::any_in_flight(c) && Coop::rank() == 0) transports::complete_all(c, call, loc);
   Coop::sync();  // ... and the group's earlier accesses precede the fences below (cumulativity)
   // The first wave does the work, its fence executed by all its lanes at once: lanes on
   // different paths would issue one (serialised) fence each.
@@ -287,23 +283,22 @@ GIO_DEVICE void reduce_packs(const ctx& c, const team_info& t, reduce_op op, P* 
 template <class Coop, class T>
 GIO_DEVICE void reduce_staged(const ctx& c, const team_info& t, reduce_op op, T* dest, const T* source,
                               std::size_t count, const char* call, source_location loc) {
-  const std::size_t per = transports::gda::table(c).bounce_bytes / (sizeof(T) * static_cast<std::size_t>(t.size));
+  const std::size_t per = transports::staging_bytes(c) / (sizeof(T) * static_cast<std::size_t>(t.size));
   if (per == 0)
     fail(c, call, loc, "team too large for the gda bounce buffer (GIO_GDA_BOUNCE) [team size, bounce bytes]", t.size,
-         static_cast<long long>(transports::gda::table(c).bounce_bytes));
+         static_cast<long long>(transports::staging_bytes(c)));
   const std::size_t rank = Coop::rank(), size = Coop::size();
-  if (rank == 0) transports::gda::lock_bounce(c);
+  if (rank == 0) transports::lock_staging(c);
   Coop::sync();  // nobody stages before the leader holds the buffer
-  T* stage = reinterpret_cast<T*>(transports::gda::bounce_of(c));
+  T* stage = reinterpret_cast<T*>(transports::staging(c).data);
   const bool in_place = dest == source;
   for (std::size_t chunk = 0; chunk < count; chunk += per) {
     const std::size_t n = count - chunk < per ? count - chunk : per;
     for (int j = 0; j < t.size; ++j) {
       const peer_route where = route_world(c, t.start + j * t.stride, call, loc);
-      if (where.gda)
-        transports::gda::get<Coop>(c, where.world, stage + j * per, source + chunk, n * sizeof(T), true, call, loc);
-      else
-        copy_bytes(stage + j * per, transports::p2p::translate(source + chunk, where.delta), n * sizeof(T), rank, size);
+      transports::over(where, [&](auto tr) GIO_INLINE_LAMBDA {
+        decltype(tr)::template pull<Coop>(c, where, stage + j * per, source + chunk, n * sizeof(T), call, loc);
+      });
     }
     Coop::sync();
     if (in_place) sync_team<Coop>(c, t, false, call, loc);  // every member has read this chunk
@@ -314,7 +309,7 @@ GIO_DEVICE void reduce_staged(const ctx& c, const team_info& t, reduce_op op, T*
     }
     Coop::sync();
   }
-  if (rank == 0) transports::gda::unlock_bounce(c);
+  if (rank == 0) transports::unlock_staging(c);
 }
 
 // Small reductions on small teams push (docs/collectives.md, "Small reductions"): each member
@@ -324,7 +319,7 @@ GIO_DEVICE void reduce_staged(const ctx& c, const team_info& t, reduce_op op, T*
 // writes a slot again only in the call after next, i.e. after it has passed the sync in between,
 // which no member reaches before it has combined from that slot.
 GIO_DEVICE bool reduction_pushes(const ctx& c, const team_info& t, std::size_t bytes) {
-  return !transports::gda::in_use(c) && t.size <= reduce_push_members && bytes <= reduce_push_bytes;
+  return !transports::any_in_flight(c) && t.size <= reduce_push_members && bytes <= reduce_push_bytes;
 }
 
 // The slot that `sync_number` (of the sync after the push) selects, in this PE's scratch (the same
@@ -378,7 +373,7 @@ GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, c
   // pushed: every block is here; pulled: every source is ready
   sync_team_numbered<Coop>(c, t, sync_number, false, call, loc);
   if (pushes) return combine_pushed<Coop>(t, op, dest, source, slot, nreduce);
-  if (transports::gda::in_use(c)) {
+  if (transports::any_in_flight(c)) {  // a network transport: its staging area
     reduce_staged<Coop>(c, t, op, dest, source, nreduce, call, loc);
     sync_team<Coop>(c, t, false, call, loc);
     return;

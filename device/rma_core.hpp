@@ -1,25 +1,14 @@
 // The one implementation of every RMA binding. The generated bindings (api_generated.hpp) are
-// one-liners that name the call and forward here; a new transport adds a branch in `route`.
+// one-liners that name the call and forward here; the transport that carries a call is chosen in
+// one place, transports/dispatch.hpp.
 #pragma once
 #include <cstddef>
 
 #include "gio/device/checks.hpp"
 #include "gio/device/coop.hpp"
-#include "gio/device/transports/gda/gda.hpp"
-#include "gio/device/transports/p2p/p2p.hpp"
+#include "gio/device/transports/dispatch.hpp"
 
 namespace gio::detail {
-
-// How a PE is reached from here: how far its heap, as mapped here, lies from this PE's heap,
-// and whether the link executes atomics natively (else they take the CAS loop, amo_core.hpp);
-// or, for `gda`, through the NIC to world PE `world` (delta unused). Callers that need only
-// some fields leave the others unused, and the compiler drops them.
-struct peer_route {
-  std::ptrdiff_t delta;
-  bool native_atomics;
-  bool gda;
-  int world;
-};
 
 // World PE `pe`: from the handle's inline window when `pe` is in it (one shared-memory or
 // register read), else from the peer table. A PE with no device-reachable transport is an error
@@ -27,17 +16,18 @@ struct peer_route {
 GIO_DEVICE peer_route route_world(const ctx& c, int pe, const char* call, source_location loc) {
   const unsigned window_index = static_cast<unsigned>(pe - c.h.inline_first_pe);
   if (window_index < static_cast<unsigned>(c.h.inline_count) && ((c.h.inline_reachable >> window_index) & 1u))
-    return {c.h.inline_delta[window_index], ((c.h.inline_native_atomics >> window_index) & 1u) != 0, false, pe};
+    return {c.h.inline_delta[window_index], ((c.h.inline_native_atomics >> window_index) & 1u) != 0,
+            device_transport::p2p, pe};
   const peer_info& peer = c.h.peers[pe];
   if (peer.transport == static_cast<std::uint32_t>(transport::gda)) {
-    if constexpr (!transports::gda::compiled_in)
+    if constexpr (!transports::compiled_in(transport::gda))
       fail(c, call, loc, "PE reached over gda, which this kernel was compiled without (GIO_DEVICE_GDA=0) [pe, transport]",
            pe, peer.transport);
-    return {0, true, transports::gda::compiled_in, pe};
+    return {0, true, device_transport::gda, pe};
   }
   if (peer.heap_base == nullptr)
     fail(c, call, loc, "PE not reachable from this GPU (no transport) [pe, transport]", pe, peer.transport);
-  return {peer.heap_base - c.h.heap_base, (peer.caps & peer_native_atomics) != 0, false, pe};
+  return {peer.heap_base - c.h.heap_base, (peer.caps & peer_native_atomics) != 0, device_transport::p2p, pe};
 }
 
 // The world PE of PE `pe` of the context's team.
@@ -54,7 +44,8 @@ GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, sour
   const bool in_window = static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> slot) & 1u);
   // The window's answer is the value coming in from this block (no block of its own for the
   // loads to sink into); only a PE outside the window branches away.
-  peer_route where{c.team_delta[slot], ((c.team_native_atomics >> slot) & 1u) != 0, false, world_pe(c, pe)};
+  peer_route where{c.team_delta[slot], ((c.team_native_atomics >> slot) & 1u) != 0, device_transport::p2p,
+                   world_pe(c, pe)};
   if (!in_window) where = route_world(c, world_pe(c, pe), call, loc);
   return where;
 }
@@ -86,9 +77,9 @@ GIO_DEVICE void put(const ctx& c, void* dest, const void* source, std::size_t ne
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  if (where.gda) return transports::gda::put<Coop>(c, where.world, dest, source, bytes, when == completion::on_return, call, loc);
-  transports::p2p::put<Coop>(transports::p2p::translate(dest, where.delta), source, bytes);
-  Coop::sync();
+  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+    decltype(t)::template put<Coop>(c, where, dest, source, bytes, when == completion::on_return, call, loc);
+  });
 }
 
 template <class Coop>
@@ -98,9 +89,9 @@ GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t ne
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, source, bytes, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  if (where.gda) return transports::gda::get<Coop>(c, where.world, dest, source, bytes, when == completion::on_return, call, loc);
-  transports::p2p::get<Coop>(dest, transports::p2p::translate(source, where.delta), bytes);
-  Coop::sync();
+  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+    decltype(t)::template get<Coop>(c, where, dest, source, bytes, when == completion::on_return, call, loc);
+  });
 }
 
 // Strided RMA (OpenSHMEM 1.5 §9.5.3): element i of `source` (i * sst elements in) to element i
@@ -131,22 +122,10 @@ GIO_DEVICE void strided_over(const ctx& c, const peer_route& where, bool is_put,
                              const char* call, source_location loc) {
   const std::size_t dest_pitch = static_cast<std::size_t>(dst) * elem_size;
   const std::size_t source_pitch = static_cast<std::size_t>(sst) * elem_size;
-  if (where.gda) {
-    for (std::size_t i = Coop::rank(); i < nelems; i += Coop::size()) {
-      char* d = static_cast<char*>(dest) + i * dest_pitch;
-      const char* s = static_cast<const char*>(source) + i * source_pitch;
-      if (is_put)
-        transports::gda::put<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
-      else
-        transports::gda::get<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
-    }
-  } else {
-    // The symmetric side seen through the peer's mapping, once: then plain copies, element by element.
-    char* to = static_cast<char*>(is_put ? transports::p2p::translate(dest, where.delta) : dest);
-    const char* from = static_cast<const char*>(is_put ? source : transports::p2p::translate(source, where.delta));
-    for (std::size_t i = Coop::rank(); i < nelems; i += Coop::size())
-      copy_bytes(to + i * dest_pitch, from + i * source_pitch, elem_size, 0, 1);
-  }
+  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+    decltype(t)::template strided<Coop>(c, where, is_put, dest, source, dest_pitch, source_pitch, nelems, elem_size,
+                                        call, loc);
+  });
   Coop::sync();
 }
 
@@ -164,8 +143,7 @@ GIO_DEVICE void p(const ctx& c, T* dest, T value, int pe, const char* call, sour
   static_assert(sizeof(T) <= 8, "shmem_p moves one element of at most 8 bytes");
   check_symmetric(c, dest, sizeof(T), call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  if (where.gda) return transports::gda::p(c, where.world, dest, value, call, loc);
-  transports::p2p::p(transports::p2p::translate(dest, where.delta), value);
+  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA { decltype(t)::p(c, where, dest, value, call, loc); });
 }
 
 template <class T>
@@ -173,8 +151,7 @@ GIO_DEVICE T g(const ctx& c, const T* source, int pe, const char* call, source_l
   static_assert(sizeof(T) <= 8, "shmem_g moves one element of at most 8 bytes");
   check_symmetric(c, source, sizeof(T), call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  if (where.gda) return transports::gda::g(c, where.world, source, call, loc);
-  return transports::p2p::g(transports::p2p::translate(source, where.delta));
+  return transports::over(where, [&](auto t) GIO_INLINE_LAMBDA { return decltype(t)::g(c, where, source, call, loc); });
 }
 
 }  // namespace gio::detail

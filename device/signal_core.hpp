@@ -20,11 +20,6 @@
 
 namespace gio::detail {
 
-// Up to this many bytes the group's leader writes the payload alone, which saves the group
-// barrier in front of the fence (measured on 2xH200: at 128 B and more one thread's loads and
-// stores cost more than the barrier).
-inline constexpr std::size_t leader_writes_bytes = 64;
-
 GIO_DEVICE void check_signal(const ctx& c, const std::uint64_t* sig_addr, int sig_op, const char* call,
                              source_location loc) {
   check_symmetric(c, sig_addr, sizeof(std::uint64_t), call, loc);
@@ -33,17 +28,6 @@ GIO_DEVICE void check_signal(const ctx& c, const std::uint64_t* sig_addr, int si
     if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
       fail(c, call, loc, "unknown signal operation [sig_op, max]", sig_op, SHMEM_SIGNAL_ADD);
   }
-}
-
-// The signal update itself, after the caller's release fence. ADD is an atomic: native where
-// the link executes it, else the CAS loop of every other atomic (amo_core.hpp).
-GIO_DEVICE void update_signal(std::uint64_t* remote_sig, std::uint64_t signal, int sig_op, bool native_atomics) {
-  if (sig_op != SHMEM_SIGNAL_ADD)
-    platform::st_relaxed_sys(remote_sig, signal);
-  else if (native_atomics)
-    platform::atomic_red_sys_bits<platform::rmw::add>(remote_sig, signal);
-  else
-    amo_cas_loop(amo_op::add, remote_sig, signal);
 }
 
 // Blocking and _nbi forms differ only over gda, as for put (rma_core.hpp, `completion`).
@@ -56,23 +40,10 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
   check_symmetric(c, dest, bytes, call, loc);
   check_signal(c, sig_addr, sig_op, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  if (where.gda)
-    return transports::gda::put_signal<Coop>(c, where.world, dest, source, bytes, sig_addr, signal, sig_op,
-                                             when == completion::on_return, call, loc);
-  const std::ptrdiff_t delta = where.delta;
-  void* remote = transports::p2p::translate(dest, delta);
-  const bool leader = Coop::rank() == 0;
-  if (bytes <= leader_writes_bytes) {
-    if (leader) transports::p2p::put<coop::thread>(remote, source, bytes);
-  } else {
-    transports::p2p::put<Coop>(remote, source, bytes);
-    Coop::sync();
-  }
-  if (leader) {
-    platform::fence_acq_rel_system();
-    update_signal(transports::p2p::translate(sig_addr, delta), signal, sig_op, where.native_atomics);
-  }
-  Coop::sync();
+  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+    decltype(t)::template put_signal<Coop>(c, where, dest, source, bytes, sig_addr, signal, sig_op,
+                                           when == completion::on_return, call, loc);
+  });
 }
 
 // A signal update without a payload (shmem_signal_set / _add, NVSHMEM's signal_op): ordered after
@@ -84,13 +55,9 @@ GIO_DEVICE void signal_op(const ctx& c, std::uint64_t* sig_addr, std::uint64_t s
   check_signal(c, sig_addr, sig_op, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
   platform::fence_acq_rel_system();
-  if (where.gda) {
-    transports::gda::quiet(c, call, loc);
-    transports::gda::amo(c, where.world, sig_op == SHMEM_SIGNAL_ADD ? amo_op::add : amo_op::set, sig_addr, signal,
-                         std::uint64_t{0}, call, loc);
-    return;
-  }
-  update_signal(transports::p2p::translate(sig_addr, where.delta), signal, sig_op, where.native_atomics);
+  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+    decltype(t)::signal_op(c, where, sig_addr, signal, sig_op, call, loc);
+  });
 }
 
 // The signal word's value, acquired: what its writer ordered before the update is visible.

@@ -34,6 +34,7 @@
 #include "gio/device/copy.hpp"
 #include "gio/device/ctx.hpp"
 #include "gio/device/transports/gda/wqe_builder.hpp"
+#include "gio/device/transports/route.hpp"
 #include "gio/gda.hpp"
 #include "gio/ops.hpp"
 #include "gio/platform/strong.hpp"
@@ -635,5 +636,79 @@ GIO_DEVICE void put_signal(const ctx& c, int pe, void* dest, const void* source,
                            source_location loc) {
   put_signal_bytes(c, pe, dest, source, bytes, sig_addr, signal, sig_op, wait, group_of<Coop>(), call, loc);
 }
+
+// ---- the transport interface (transports/dispatch.hpp lists the members and their contracts) ----
+// Every entry above ends with the group synchronised, so put and get need nothing more; push is
+// not waited for (the sync after a data collective completes it); a strided call is one transfer
+// per element, each complete on return.
+
+struct ops {
+  template <class Coop>
+  GIO_DEVICE static void put(const ctx& c, const detail::peer_route& where, void* dest, const void* source,
+                             std::size_t bytes, bool wait, const char* call, source_location loc) {
+    gda::put<Coop>(c, where.world, dest, source, bytes, wait, call, loc);
+  }
+  template <class Coop>
+  GIO_DEVICE static void get(const ctx& c, const detail::peer_route& where, void* dest, const void* source,
+                             std::size_t bytes, bool wait, const char* call, source_location loc) {
+    gda::get<Coop>(c, where.world, dest, source, bytes, wait, call, loc);
+  }
+  template <class Coop>
+  GIO_DEVICE static void push(const ctx& c, const detail::peer_route& where, void* dest, const void* source,
+                              std::size_t bytes, const char* call, source_location loc) {
+    gda::put<Coop>(c, where.world, dest, source, bytes, false, call, loc);
+  }
+  template <class Coop>
+  GIO_DEVICE static void pull(const ctx& c, const detail::peer_route& where, void* dest, const void* source,
+                              std::size_t bytes, const char* call, source_location loc) {
+    gda::get<Coop>(c, where.world, dest, source, bytes, true, call, loc);
+  }
+  template <class Coop>
+  GIO_DEVICE static void strided(const ctx& c, const detail::peer_route& where, bool is_put, void* dest,
+                                 const void* source, std::size_t dest_pitch, std::size_t source_pitch,
+                                 std::size_t nelems, std::size_t elem_size, const char* call, source_location loc) {
+    for (std::size_t i = Coop::rank(); i < nelems; i += Coop::size()) {
+      char* d = static_cast<char*>(dest) + i * dest_pitch;
+      const char* s = static_cast<const char*>(source) + i * source_pitch;
+      if (is_put)
+        gda::put<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
+      else
+        gda::get<coop::thread>(c, where.world, d, s, elem_size, true, call, loc);
+    }
+  }
+  template <class T>
+  GIO_DEVICE static void p(const ctx& c, const detail::peer_route& where, T* dest, T value, const char* call,
+                           source_location loc) {
+    gda::p(c, where.world, dest, value, call, loc);
+  }
+  template <class T>
+  GIO_DEVICE static T g(const ctx& c, const detail::peer_route& where, const T* source, const char* call,
+                        source_location loc) {
+    return gda::g(c, where.world, source, call, loc);
+  }
+  template <class T>
+  GIO_DEVICE static T amo(const ctx& c, const detail::peer_route& where, amo_op op, T* dest, T value, T cond,
+                          const char* call, source_location loc) {
+    return gda::amo(c, where.world, op, dest, value, cond, call, loc);
+  }
+  template <class Coop>
+  GIO_DEVICE static void put_signal(const ctx& c, const detail::peer_route& where, void* dest, const void* source,
+                                    std::size_t bytes, std::uint64_t* sig_addr, std::uint64_t signal, int sig_op,
+                                    bool wait, const char* call, source_location loc) {
+    gda::put_signal<Coop>(c, where.world, dest, source, bytes, sig_addr, signal, sig_op, wait, call, loc);
+  }
+  // After the caller's release fence: the context's earlier WQEs complete, then the signal's own.
+  GIO_DEVICE static void signal_op(const ctx& c, const detail::peer_route& where, std::uint64_t* sig_addr,
+                                   std::uint64_t signal, int sig_op, const char* call, source_location loc) {
+    gda::quiet(c, call, loc);
+    gda::amo(c, where.world, sig_op == SHMEM_SIGNAL_ADD ? amo_op::add : amo_op::set, sig_addr, signal,
+             std::uint64_t{0}, call, loc);
+  }
+  GIO_DEVICE static bool in_use(const ctx& c) { return gda::in_use(c); }
+  GIO_DEVICE static void quiet(const ctx& c, const char* call, source_location loc) { gda::quiet(c, call, loc); }
+  GIO_DEVICE static void quiet_all(const ctx& c, const char* call, source_location loc) {
+    gda::quiet_all(c, call, loc);
+  }
+};
 
 }  // namespace gio::transports::gda
