@@ -19,11 +19,12 @@
 //   red      one warp, every lane 2000 non-fetching remote adds (one counter, or one each):
 //            red.relaxed.sys, red.relaxed.gpu and gio's atomic_add, in Mops/s (gio-bench's
 //            1x32 `add` rate is 0.62x NVSHMEM's: is it the scope or gio's call?)
-//   silence  one remote fetch_add after a gap in which this GPU sent nothing to the peer, quiet
-//            (one thread waits) or busy (every SM adds to this GPU's own memory, as gio::ws's
-//            memset does before its first steal), and the one right after it: does the first
-//            cross-GPU operation after a silent stretch cost more (docs/results.md, "Work
-//            stealing, where the time goes")?
+//   silence  after a gap in which this GPU sent nothing to the peer, quiet (one thread waits),
+//            busy (every SM adds to 8 MiB of this GPU's own memory) or sweep (to 1 GiB, as
+//            gio::ws's memset does before its first steal): a system-scope fence, one remote
+//            fetch_add and the one right after it: is the stall of gio::ws's workers at their
+//            first such fence or remote access after memset (docs/results.md, "Four GPUs",
+//            session 24) a matter of the local phase's footprint?
 // Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
 #include <mpi.h>
 #include <algorithm>
@@ -203,9 +204,9 @@ __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area
   *out = gio::platform::timer_ns() - t0;
 }
 
-// `busy`: every thread adds to `local` until the gap is over; else only thread 0 waits. Then
-// thread 0 of block 0 times two remote fetch_adds in a row (each waited for: its answer is stored
-// to out[2] before the clock is read again).
+// `busy`: every thread adds to `local` (local_words words of it) until the gap is over; else only
+// thread 0 waits. Then thread 0 of block 0 times a system-scope fence, then two remote fetch_adds
+// in a row (each waited for: its answer is stored to out[3] before the clock is read again).
 __global__ void after_silence(std::uint64_t* remote, std::uint64_t* local, std::size_t local_words, std::uint64_t gap_ns,
                               bool busy, unsigned long long* out) {
   const std::uint64_t start = gio::platform::timer_ns();
@@ -218,16 +219,19 @@ __global__ void after_silence(std::uint64_t* remote, std::uint64_t* local, std::
   }
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   while (gio::platform::timer_ns() - start < gap_ns) {}
-  unsigned long long t[3];
-  for (int k = 0; k < 2; ++k) {
+  unsigned long long t[4];
+  t[0] = gio::platform::timer_ns();
+  gio::platform::fence_acq_rel_system();
+  for (int k = 1; k < 3; ++k) {
     t[k] = gio::platform::timer_ns();
     std::uint64_t v;
     asm volatile("atom.relaxed.sys.add.u64 %0, [%1], 1;" : "=l"(v) : "l"(remote) : "memory");
-    static_cast<volatile unsigned long long*>(out)[2] = v;
+    static_cast<volatile unsigned long long*>(out)[3] = v;
   }
-  t[2] = gio::platform::timer_ns();
+  t[3] = gio::platform::timer_ns();
   out[0] = t[1] - t[0];
   out[1] = t[2] - t[1];
+  out[2] = t[3] - t[2];
 }
 
 }  // namespace
@@ -370,31 +374,41 @@ int main(int argc, char** argv) {
         [&] { amo_chain<<<1, 1>>>(h, amo_gio_shared_ctx, spread + word, rspread + word, 1 - me, steps, out); });
     std::printf("amo-at +0x%07zx  bare %.1f ns  gio %.1f ns\n", offset, bare, through_gio);
   }
-  // The first remote fetch_add after a silent gap, and the next one (PE 0; 9 launches, medians).
+  // After a silent gap (PE 0; 9 launches, medians): a system-scope fence, the first remote
+  // fetch_add and the next one. `busy` adds to 8 MiB of local memory meanwhile; `sweep` to 1 GiB,
+  // as a long local phase does (gio::ws's memset writes 128-512 MiB per GPU).
   if (me == 0) {
     int sms = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    constexpr std::size_t local_words = std::size_t{1} << 20;  // 8 MiB of the buffer, clear of the words above
-    unsigned long long* pair;
-    cudaMalloc(&pair, 24);
-    for (bool busy : {false, true})
+    constexpr std::size_t busy_words = std::size_t{1} << 20;  // 8 MiB of the buffer, clear of the words above
+    constexpr std::size_t sweep_words = std::size_t{1} << 27;  // 1 GiB of its own
+    std::uint64_t* sweep = nullptr;
+    cudaMalloc(&sweep, sweep_words * 8);
+    cudaMemset(sweep, 0, sweep_words * 8);
+    unsigned long long* times;
+    cudaMalloc(&times, 32);
+    for (const char* mode : {"quiet", "busy", "sweep"})
       for (std::uint64_t gap_us : {0, 10, 30, 100, 300, 1000, 3000}) {
-        std::vector<double> first, next;
+        const bool quiet = mode[0] == 'q', swept = mode[1] == 'w';
+        std::vector<double> fence, first, next;
         for (int rep = 0; rep < 9; ++rep) {
-          after_silence<<<busy ? sms : 1, busy ? 256 : 32>>>(rspread + 8, spread + (std::size_t{2} << 20) / 8, local_words,
-                                                             gap_us * 1000, busy, pair);
+          after_silence<<<quiet ? 1 : sms, quiet ? 32 : 256>>>(
+              rspread + 8, swept ? sweep : spread + (std::size_t{2} << 20) / 8, swept ? sweep_words : busy_words,
+              gap_us * 1000, !quiet, times);
           cudaDeviceSynchronize();
-          unsigned long long ns[2];
-          cudaMemcpy(ns, pair, 16, cudaMemcpyDeviceToHost);
-          first.push_back(ns[0] / 1000.0);
-          next.push_back(ns[1] / 1000.0);
+          unsigned long long ns[3];
+          cudaMemcpy(ns, times, 24, cudaMemcpyDeviceToHost);
+          fence.push_back(ns[0] / 1000.0);
+          first.push_back(ns[1] / 1000.0);
+          next.push_back(ns[2] / 1000.0);
         }
-        std::sort(first.begin(), first.end());
-        std::sort(next.begin(), next.end());
-        std::printf("silence %-5s gap %5llu us: first remote fetch_add %.2f us (max %.2f), the next %.2f us\n",
-                    busy ? "busy" : "quiet", static_cast<unsigned long long>(gap_us), first[4], first.back(), next[4]);
+        for (auto* v : {&fence, &first, &next}) std::sort(v->begin(), v->end());
+        std::printf("silence %-5s gap %5llu us: fence.sys %.2f us (max %.2f), first remote fetch_add %.2f us (max %.2f), "
+                    "the next %.2f us\n",
+                    mode, static_cast<unsigned long long>(gap_us), fence[4], fence.back(), first[4], first.back(), next[4]);
       }
-    cudaFree(pair);
+    cudaFree(times);
+    cudaFree(sweep);
   }
   gio::shmem_barrier_all();
   gio::shmem_free(spread);
