@@ -147,14 +147,23 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
     return v[v.size() / 2] * 1e-9;
   };
   const double busy = idle.empty() ? r.seconds : *std::max_element(idle.begin(), idle.end()) * 1e-9;
-  const double mine[5] = {r.seconds, initial_out * 1e-9, median(done), median(idle), busy};
-  std::vector<double> every(5 * static_cast<std::size_t>(j.pes));
-  MPI_Allgather(mine, 5, MPI_DOUBLE, every.data(), 5, MPI_DOUBLE, j.comm);
-  std::vector<double>* columns[5] = {&fig.pe_seconds, &fig.pe_initial_out_seconds, &fig.pe_half_done_seconds,
-                                     &fig.pe_half_idle_seconds, &fig.pe_busy_seconds};
-  for (int c = 0; c < 5; ++c) {
+  // The first idle transition's steps, over the workers that went idle (seconds, like the rest).
+  std::vector<std::uint64_t> steps[4];
+  for (const auto& w : r.workers)
+    if (w.first_idle_ns)
+      for (int k = 0; k < 4; ++k) steps[k].push_back(w.idle_steps_ns[k]);
+  constexpr int per_pe = 9;
+  const double mine[per_pe] = {r.seconds,        initial_out * 1e-9, median(done),     median(idle),    busy,
+                               median(steps[0]), median(steps[1]),   median(steps[2]), median(steps[3])};
+  std::vector<double> every(per_pe * static_cast<std::size_t>(j.pes));
+  MPI_Allgather(mine, per_pe, MPI_DOUBLE, every.data(), per_pe, MPI_DOUBLE, j.comm);
+  std::vector<double>* columns[per_pe] = {
+      &fig.pe_seconds,          &fig.pe_initial_out_seconds, &fig.pe_half_done_seconds, &fig.pe_half_idle_seconds,
+      &fig.pe_busy_seconds,     &fig.pe_idle_step_us[0],     &fig.pe_idle_step_us[1],   &fig.pe_idle_step_us[2],
+      &fig.pe_idle_step_us[3]};
+  for (int c = 0; c < per_pe; ++c) {
     columns[c]->clear();
-    for (int pe = 0; pe < j.pes; ++pe) columns[c]->push_back(every[5 * pe + c]);
+    for (int pe = 0; pe < j.pes; ++pe) columns[c]->push_back(every[per_pe * pe + c] * (c >= 5 ? 1e6 : 1));
   }
   int workers = static_cast<int>(r.workers.size());
   MPI_Allreduce(MPI_IN_PLACE, &workers, 1, MPI_INT, MPI_MAX, j.comm);

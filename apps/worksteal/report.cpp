@@ -19,7 +19,7 @@ std::vector<std::string> csv_columns() {
           "steals_attempted_node", "steals_attempted_remote", "steals_succeeded_gpu", "steals_succeeded_node",
           "steals_succeeded_remote", "stolen_tasks", "damped", "pe_shares", "result", "pe_seconds",
           "pe_initial_out_seconds", "pe_half_done_seconds", "pe_half_idle_seconds", "pe_busy_seconds",
-          "watch_busy_phases"};
+          "watch_busy_phases", "pe_idle_steal_us", "pe_idle_close_us", "pe_idle_fence_us", "pe_idle_count_us"};
 }
 
 void print_header() {
@@ -60,9 +60,14 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
   const std::string spans = joined(med.pe_seconds, 1e3), out = joined(med.pe_initial_out_seconds, 1e3),
                     done = joined(med.pe_half_done_seconds, 1e3), half = joined(med.pe_half_idle_seconds, 1e3),
                     busy = joined(med.pe_busy_seconds, 1e3);
-  if (med.participants > 1)
+  std::string steps[4];
+  for (int k = 0; k < 4; ++k) steps[k] = joined(med.pe_idle_step_us[k], 1);
+  if (med.participants > 1) {
     std::printf("%-12s per PE, ms: initial set out %s; half the workers done %s, idle %s; all idle %s; span %s\n", "",
                 out.c_str(), done.c_str(), half.c_str(), busy.c_str(), spans.c_str());
+    std::printf("%-12s per PE, first idle transition (median over workers), us: steal %s; close %s; fence %s; "
+                "count %s\n", "", steps[0].c_str(), steps[1].c_str(), steps[2].c_str(), steps[3].c_str());
+  }
   std::fflush(stdout);
   if (!csv) return;
   double stolen = 0;
@@ -74,7 +79,7 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
             fmt("%.0f", med.steal_attempts[0]), fmt("%.0f", med.steal_attempts[1]), fmt("%.0f", med.steal_attempts[2]),
             fmt("%.0f", med.steal_successes[0]), fmt("%.0f", med.steal_successes[1]),
             fmt("%.0f", med.steal_successes[2]), fmt("%.0f", stolen), fmt("%.0f", med.damped), shares, med.result,
-            spans, out, done, half, busy, std::to_string(opt.watch_busy)});
+            spans, out, done, half, busy, std::to_string(opt.watch_busy), steps[0], steps[1], steps[2], steps[3]});
 }
 
 }  // namespace worksteal

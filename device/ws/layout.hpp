@@ -68,8 +68,12 @@ struct worker_stats {
   std::uint64_t first_idle_ns;  // when the worker first counted itself idle (this GPU's clock; 0: never)
   std::uint64_t initial_out_ns;  // when it first found its PE's initial set exhausted (0: never)
   std::uint64_t last_work_ns;    // when a phase of tasks last left it with nothing queued (0: never)
+  // The first idle transition step by step, ns (0: never idle): the steal attempt that failed,
+  // closing the queue (its lock, the thieves' completions, the new epoch), the release fence,
+  // the idle count. Saturates at ~4.3 s.
+  std::uint32_t idle_steps_ns[4];
 };
-static_assert(sizeof(worker_stats) == 168, "read back as an array");
+static_assert(sizeof(worker_stats) == 184, "read back as an array");
 
 enum class run_error : std::uint32_t {
   none = 0,

@@ -103,6 +103,7 @@ struct worker_state {  // in shared memory
   std::uint32_t victim_epoch;
   std::uint32_t victim_distance;  // 0: this GPU, 1: this node, 2: another node
   std::uint64_t idle_since;       // when this worker last counted itself idle (ns)
+  std::uint64_t steal_started;    // before it first goes idle: when its last steal attempt began
   std::uint32_t head;           // position after this worker's last public task
   std::uint32_t idle;           // counted idle by the termination detection
   std::uint32_t failed_steals;  // in a row
@@ -229,11 +230,15 @@ template <class Program, class Queues> class worker {
     if (stealing() && try_acquire()) return;
     if (claim_initial()) return;
     if (!stealing()) { s_.next = plan::exit; return; }
+    if (s_.stats.first_idle_ns == 0) s_.steal_started = platform::timer_ns();
     if (try_steal()) return;
     idle_step();
   }
 
   GIO_DEVICE static std::uint32_t min_u32(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
+  GIO_DEVICE static std::uint32_t saturate_u32(std::uint64_t v) {
+    return v > 0xffffffffu ? 0xffffffffu : static_cast<std::uint32_t>(v);
+  }
   GIO_DEVICE static std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
 
   GIO_DEVICE sws_word my_word() const { return sws_unpack(q_.fetch(&my_header()->meta, my_pe_)); }
@@ -440,17 +445,25 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void idle_step() {
     s_.next = plan::wait;
     if (!s_.idle) {
+      const bool first = s_.stats.first_idle_ns == 0;
+      std::uint64_t at[4] = {s_.steal_started, first ? platform::timer_ns() : 0, 0, 0};
       std::uint32_t tail, count;
       const sws_word w = lock_and_close(tail, count);
       wait_completions(w.epoch ^ 1u);
       publish(w.epoch, tail, count);
       if (count != 0) return;  // cannot happen (only the owner adds tasks), but never lose them
       wait_completions(w.epoch);
+      if (first) at[2] = platform::timer_ns();
       q_.fence();  // the closed queue before the idle count
+      if (first) at[3] = platform::timer_ns();
       become_idle();
       s_.idle = 1;
       s_.idle_since = platform::timer_ns();
-      if (s_.stats.first_idle_ns == 0) s_.stats.first_idle_ns = s_.idle_since;
+      if (first) {
+        s_.stats.first_idle_ns = s_.idle_since;
+        for (int k = 0; k < 4; ++k)
+          s_.stats.idle_steps_ns[k] = saturate_u32((k < 3 ? at[k + 1] : s_.idle_since) - at[k]);
+      }
       ++s_.stats.idle_entries;
       return;
     }
