@@ -387,14 +387,21 @@ int main(int argc, char** argv) {
     cudaMemset(sweep, 0, sweep_words * 8);
     unsigned long long* times;
     cudaMalloc(&times, 32);
-    for (const char* mode : {"quiet", "busy", "sweep"})
+    struct silence_mode {
+      const char* name;
+      std::uint64_t* local;  // what every SM adds to during the gap (null: one thread waits)
+      std::size_t words;
+    };
+    const silence_mode modes[] = {{"quiet", nullptr, 0},
+                                  {"busy", spread + (std::size_t{2} << 20) / 8, busy_words},
+                                  {"sweep", sweep, sweep_words}};
+    for (const silence_mode& mode : modes)
       for (std::uint64_t gap_us : {0, 10, 30, 100, 300, 1000, 3000}) {
-        const bool quiet = mode[0] == 'q', swept = mode[1] == 'w';
+        const bool busy = mode.local != nullptr;
         std::vector<double> fence, first, next;
         for (int rep = 0; rep < 9; ++rep) {
-          after_silence<<<quiet ? 1 : sms, quiet ? 32 : 256>>>(
-              rspread + 8, swept ? sweep : spread + (std::size_t{2} << 20) / 8, swept ? sweep_words : busy_words,
-              gap_us * 1000, !quiet, times);
+          after_silence<<<busy ? sms : 1, busy ? 256 : 32>>>(rspread + 8, mode.local, mode.words, gap_us * 1000, busy,
+                                                             times);
           cudaDeviceSynchronize();
           unsigned long long ns[3];
           cudaMemcpy(ns, times, 24, cudaMemcpyDeviceToHost);
@@ -405,7 +412,8 @@ int main(int argc, char** argv) {
         for (auto* v : {&fence, &first, &next}) std::sort(v->begin(), v->end());
         std::printf("silence %-5s gap %5llu us: fence.sys %.2f us (max %.2f), first remote fetch_add %.2f us (max %.2f), "
                     "the next %.2f us\n",
-                    mode, static_cast<unsigned long long>(gap_us), fence[4], fence.back(), first[4], first.back(), next[4]);
+                    mode.name, static_cast<unsigned long long>(gap_us), fence[4], fence.back(), first[4], first.back(),
+                    next[4]);
       }
     cudaFree(times);
     cudaFree(sweep);

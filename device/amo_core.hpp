@@ -27,7 +27,7 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
   check_symmetric(c, dest, sizeof(T), call, loc);
   check_aligned(c, dest, sizeof(T), call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  return transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+  return transports::over(where, [&](auto t) {
     return decltype(t)::amo(c, where, op, dest, value, cond, call, loc);
   });
 }

@@ -42,7 +42,7 @@ GIO_DEVICE std::ptrdiff_t member_delta(const ctx& c, const team_info& t, int mem
 // transport, an inline RDMA write over gda.
 GIO_DEVICE void store_over(const ctx& c, const peer_route& where, std::uint64_t* word, std::uint64_t value,
                            const char* call, source_location loc) {
-  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA { decltype(t)::p(c, where, word, value, call, loc); });
+  transports::over(where, [&](auto t) { decltype(t)::p(c, where, word, value, call, loc); });
 }
 
 // The group copies `bytes` from local `source` to symmetric `dest` of team member `member`.
@@ -51,7 +51,7 @@ template <class Coop>
 GIO_DEVICE void copy_to_member(const ctx& c, const team_info& t, int member, void* dest, const void* source,
                                std::size_t bytes, const char* call, source_location loc) {
   const peer_route where = route_world(c, t.start + member * t.stride, call, loc);
-  transports::over(where, [&](auto tr) GIO_INLINE_LAMBDA {
+  transports::over(where, [&](auto tr) {
     decltype(tr)::template push<Coop>(c, where, dest, source, bytes, call, loc);
   });
 }
@@ -290,13 +290,13 @@ GIO_DEVICE void reduce_staged(const ctx& c, const team_info& t, reduce_op op, T*
   const std::size_t rank = Coop::rank(), size = Coop::size();
   if (rank == 0) transports::lock_staging(c);
   Coop::sync();  // nobody stages before the leader holds the buffer
-  T* stage = reinterpret_cast<T*>(transports::staging(c).data);
+  T* stage = reinterpret_cast<T*>(transports::staging_data(c));
   const bool in_place = dest == source;
   for (std::size_t chunk = 0; chunk < count; chunk += per) {
     const std::size_t n = count - chunk < per ? count - chunk : per;
     for (int j = 0; j < t.size; ++j) {
       const peer_route where = route_world(c, t.start + j * t.stride, call, loc);
-      transports::over(where, [&](auto tr) GIO_INLINE_LAMBDA {
+      transports::over(where, [&](auto tr) {
         decltype(tr)::template pull<Coop>(c, where, stage + j * per, source + chunk, n * sizeof(T), call, loc);
       });
     }

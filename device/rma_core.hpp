@@ -77,7 +77,7 @@ GIO_DEVICE void put(const ctx& c, void* dest, const void* source, std::size_t ne
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, dest, bytes, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+  transports::over(where, [&](auto t) {
     decltype(t)::template put<Coop>(c, where, dest, source, bytes, when == completion::on_return, call, loc);
   });
 }
@@ -89,7 +89,7 @@ GIO_DEVICE void get(const ctx& c, void* dest, const void* source, std::size_t ne
   const std::size_t bytes = nelems * elem_size;
   check_symmetric(c, source, bytes, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+  transports::over(where, [&](auto t) {
     decltype(t)::template get<Coop>(c, where, dest, source, bytes, when == completion::on_return, call, loc);
   });
 }
@@ -122,7 +122,7 @@ GIO_DEVICE void strided_over(const ctx& c, const peer_route& where, bool is_put,
                              const char* call, source_location loc) {
   const std::size_t dest_pitch = static_cast<std::size_t>(dst) * elem_size;
   const std::size_t source_pitch = static_cast<std::size_t>(sst) * elem_size;
-  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+  transports::over(where, [&](auto t) {
     decltype(t)::template strided<Coop>(c, where, is_put, dest, source, dest_pitch, source_pitch, nelems, elem_size,
                                         call, loc);
   });
@@ -143,7 +143,7 @@ GIO_DEVICE void p(const ctx& c, T* dest, T value, int pe, const char* call, sour
   static_assert(sizeof(T) <= 8, "shmem_p moves one element of at most 8 bytes");
   check_symmetric(c, dest, sizeof(T), call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA { decltype(t)::p(c, where, dest, value, call, loc); });
+  transports::over(where, [&](auto t) { decltype(t)::p(c, where, dest, value, call, loc); });
 }
 
 template <class T>
@@ -151,7 +151,7 @@ GIO_DEVICE T g(const ctx& c, const T* source, int pe, const char* call, source_l
   static_assert(sizeof(T) <= 8, "shmem_g moves one element of at most 8 bytes");
   check_symmetric(c, source, sizeof(T), call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  return transports::over(where, [&](auto t) GIO_INLINE_LAMBDA { return decltype(t)::g(c, where, source, call, loc); });
+  return transports::over(where, [&](auto t) { return decltype(t)::g(c, where, source, call, loc); });
 }
 
 }  // namespace gio::detail

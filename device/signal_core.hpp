@@ -40,7 +40,7 @@ GIO_DEVICE void put_signal(const ctx& c, void* dest, const void* source, std::si
   check_symmetric(c, dest, bytes, call, loc);
   check_signal(c, sig_addr, sig_op, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
-  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+  transports::over(where, [&](auto t) {
     decltype(t)::template put_signal<Coop>(c, where, dest, source, bytes, sig_addr, signal, sig_op,
                                            when == completion::on_return, call, loc);
   });
@@ -55,7 +55,7 @@ GIO_DEVICE void signal_op(const ctx& c, std::uint64_t* sig_addr, std::uint64_t s
   check_signal(c, sig_addr, sig_op, call, loc);
   const peer_route where = route_team_pe(c, pe, call, loc);
   platform::fence_acq_rel_system();
-  transports::over(where, [&](auto t) GIO_INLINE_LAMBDA {
+  transports::over(where, [&](auto t) {
     decltype(t)::signal_op(c, where, sig_addr, signal, sig_op, call, loc);
   });
 }

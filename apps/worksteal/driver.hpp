@@ -147,7 +147,7 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
     return v[v.size() / 2] * 1e-9;
   };
   const double busy = idle.empty() ? r.seconds : *std::max_element(idle.begin(), idle.end()) * 1e-9;
-  // The first idle transition's steps, over the workers that went idle (seconds, like the rest).
+  // The first idle transition's steps, over the workers that went idle.
   std::vector<std::uint64_t> steps[4];
   for (const auto& w : r.workers)
     if (w.first_idle_ns)
@@ -159,11 +159,11 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
   MPI_Allgather(mine, per_pe, MPI_DOUBLE, every.data(), per_pe, MPI_DOUBLE, j.comm);
   std::vector<double>* columns[per_pe] = {
       &fig.pe_seconds,          &fig.pe_initial_out_seconds, &fig.pe_half_done_seconds, &fig.pe_half_idle_seconds,
-      &fig.pe_busy_seconds,     &fig.pe_idle_step_us[0],     &fig.pe_idle_step_us[1],   &fig.pe_idle_step_us[2],
-      &fig.pe_idle_step_us[3]};
+      &fig.pe_busy_seconds,     &fig.pe_idle_step_seconds[0], &fig.pe_idle_step_seconds[1],
+      &fig.pe_idle_step_seconds[2], &fig.pe_idle_step_seconds[3]};
   for (int c = 0; c < per_pe; ++c) {
     columns[c]->clear();
-    for (int pe = 0; pe < j.pes; ++pe) columns[c]->push_back(every[per_pe * pe + c] * (c >= 5 ? 1e6 : 1));
+    for (int pe = 0; pe < j.pes; ++pe) columns[c]->push_back(every[per_pe * pe + c]);
   }
   int workers = static_cast<int>(r.workers.size());
   MPI_Allreduce(MPI_IN_PLACE, &workers, 1, MPI_INT, MPI_MAX, j.comm);

@@ -61,7 +61,7 @@ void report(const machine& m, const options& opt, variant v, std::uint64_t items
                     done = joined(med.pe_half_done_seconds, 1e3), half = joined(med.pe_half_idle_seconds, 1e3),
                     busy = joined(med.pe_busy_seconds, 1e3);
   std::string steps[4];
-  for (int k = 0; k < 4; ++k) steps[k] = joined(med.pe_idle_step_us[k], 1);
+  for (int k = 0; k < 4; ++k) steps[k] = joined(med.pe_idle_step_seconds[k], 1e6);
   if (med.participants > 1) {
     std::printf("%-12s per PE, ms: initial set out %s; half the workers done %s, idle %s; all idle %s; span %s\n", "",
                 out.c_str(), done.c_str(), half.c_str(), busy.c_str(), spans.c_str());

@@ -26,9 +26,9 @@ struct run_figures {
   std::vector<double> pe_half_done_seconds;    // until half its workers had run their last tasks
   std::vector<double> pe_half_idle_seconds;    // until half its workers had first gone idle
   std::vector<double> pe_busy_seconds;         // until its last worker first went idle
-  // Per PE, its median worker's first idle transition, µs: the failed steal attempt, closing its
-  // queue, the release fence, the idle count (worker_stats::idle_steps_ns).
-  std::array<std::vector<double>, 4> pe_idle_step_us;
+  // Per PE, the first idle transition's steps, medians over its workers: the failed steal attempt,
+  // closing the queue, the release fence, the idle count (worker_stats::idle_steps_ns).
+  std::array<std::vector<double>, 4> pe_idle_step_seconds;
   int participants = 0;          // PEs that ran workers
   int workers_per_pe = 0;
   std::string result;            // what the check saw ("nodes ... leaves ... depth ...")

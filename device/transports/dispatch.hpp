@@ -52,30 +52,26 @@ template <class F> GIO_DEVICE void each(F&& f) {
 // Whether any transport holds operations of this PE in flight that fences must complete.
 GIO_DEVICE bool any_in_flight(const ctx& c) {
   bool any = false;
-  each([&](auto t) GIO_INLINE_LAMBDA { any = any || decltype(t)::in_use(c); });
+  each([&](auto t) { any = any || decltype(t)::in_use(c); });
   return any;
 }
 // The completion half of shmem_fence/quiet: this workgroup's context, on every transport in use.
 GIO_DEVICE void complete(const ctx& c, const char* call, source_location loc) {
-  each([&](auto t) GIO_INLINE_LAMBDA {
+  each([&](auto t) {
     if (decltype(t)::in_use(c)) decltype(t)::quiet(c, call, loc);
   });
 }
 // The same for every context of this PE (a team sync: the group's accesses may follow other
 // workgroups' by a grid sync).
 GIO_DEVICE void complete_all(const ctx& c, const char* call, source_location loc) {
-  each([&](auto t) GIO_INLINE_LAMBDA {
+  each([&](auto t) {
     if (decltype(t)::in_use(c)) decltype(t)::quiet_all(c, call, loc);
   });
 }
 
 // The staging area of the network transport (its bounce buffer), for collectives that read
 // members' data into one place over it (collectives.hpp, reduce_staged); held under its lock.
-struct staging_area {
-  char* data;
-  std::size_t bytes;
-};
-GIO_DEVICE staging_area staging(const ctx& c) { return {gda::bounce_of(c), gda::table(c).bounce_bytes}; }
+GIO_DEVICE char* staging_data(const ctx& c) { return gda::bounce_of(c); }
 GIO_DEVICE std::size_t staging_bytes(const ctx& c) { return gda::table(c).bounce_bytes; }
 GIO_DEVICE void lock_staging(const ctx& c) { gda::lock_bounce(c); }
 GIO_DEVICE void unlock_staging(const ctx& c) { gda::unlock_bounce(c); }

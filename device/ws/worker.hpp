@@ -236,9 +236,6 @@ template <class Program, class Queues> class worker {
   }
 
   GIO_DEVICE static std::uint32_t min_u32(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
-  GIO_DEVICE static std::uint32_t saturate_u32(std::uint64_t v) {
-    return v > 0xffffffffu ? 0xffffffffu : static_cast<std::uint32_t>(v);
-  }
   GIO_DEVICE static std::uint64_t min_u64(std::uint64_t a, std::uint64_t b) { return a < b ? a : b; }
 
   GIO_DEVICE sws_word my_word() const { return sws_unpack(q_.fetch(&my_header()->meta, my_pe_)); }
@@ -445,8 +442,9 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void idle_step() {
     s_.next = plan::wait;
     if (!s_.idle) {
+      // The first transition's steps: steal attempt, closing, fence, count (worker_stats::idle_steps_ns).
       const bool first = s_.stats.first_idle_ns == 0;
-      std::uint64_t at[4] = {s_.steal_started, first ? platform::timer_ns() : 0, 0, 0};
+      std::uint64_t at[5] = {s_.steal_started, first ? platform::timer_ns() : 0, 0, 0, 0};
       std::uint32_t tail, count;
       const sws_word w = lock_and_close(tail, count);
       wait_completions(w.epoch ^ 1u);
@@ -460,9 +458,9 @@ template <class Program, class Queues> class worker {
       s_.idle = 1;
       s_.idle_since = platform::timer_ns();
       if (first) {
-        s_.stats.first_idle_ns = s_.idle_since;
+        s_.stats.first_idle_ns = at[4] = s_.idle_since;
         for (int k = 0; k < 4; ++k)
-          s_.stats.idle_steps_ns[k] = saturate_u32((k < 3 ? at[k + 1] : s_.idle_since) - at[k]);
+          s_.stats.idle_steps_ns[k] = static_cast<std::uint32_t>(min_u64(at[k + 1] - at[k], 0xffffffffu));
       }
       ++s_.stats.idle_entries;
       return;

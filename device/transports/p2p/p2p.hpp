@@ -104,18 +104,6 @@ inline constexpr std::size_t leader_writes_bytes = 64;
 
 struct ops {
   template <class Coop>
-  GIO_DEVICE static void put(const ctx&, const detail::peer_route& where, void* dest, const void* source,
-                             std::size_t bytes, bool, const char*, source_location) {
-    p2p::put<Coop>(translate(dest, where.delta), source, bytes);
-    Coop::sync();
-  }
-  template <class Coop>
-  GIO_DEVICE static void get(const ctx&, const detail::peer_route& where, void* dest, const void* source,
-                             std::size_t bytes, bool, const char*, source_location) {
-    p2p::get<Coop>(dest, translate(source, where.delta), bytes);
-    Coop::sync();
-  }
-  template <class Coop>
   GIO_DEVICE static void push(const ctx&, const detail::peer_route& where, void* dest, const void* source,
                               std::size_t bytes, const char*, source_location) {
     p2p::put<Coop>(translate(dest, where.delta), source, bytes);
@@ -124,6 +112,20 @@ struct ops {
   GIO_DEVICE static void pull(const ctx&, const detail::peer_route& where, void* dest, const void* source,
                               std::size_t bytes, const char*, source_location) {
     p2p::get<Coop>(dest, translate(source, where.delta), bytes);
+  }
+  // The RMA forms: a push or pull, then the group synchronised; complete as issued, so `wait`
+  // changes nothing here.
+  template <class Coop>
+  GIO_DEVICE static void put(const ctx& c, const detail::peer_route& where, void* dest, const void* source,
+                             std::size_t bytes, bool, const char* call, source_location loc) {
+    push<Coop>(c, where, dest, source, bytes, call, loc);
+    Coop::sync();
+  }
+  template <class Coop>
+  GIO_DEVICE static void get(const ctx& c, const detail::peer_route& where, void* dest, const void* source,
+                             std::size_t bytes, bool, const char* call, source_location loc) {
+    pull<Coop>(c, where, dest, source, bytes, call, loc);
+    Coop::sync();
   }
   // The symmetric side seen through the peer's mapping, once: then plain copies, element by element.
   template <class Coop>

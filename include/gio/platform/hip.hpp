@@ -12,10 +12,6 @@
 
 #define GIO_DEVICE __device__ __forceinline__
 #define GIO_HOST_DEVICE __host__ __device__ __forceinline__
-// For device lambdas that must inline as GIO_DEVICE functions do: `[&](auto t) GIO_INLINE_LAMBDA {...}`
-// (a lambda is an ordinary inline candidate, and a call left in place hides the constant arguments
-// that let the compiler specialise what it calls).
-#define GIO_INLINE_LAMBDA __attribute__((always_inline))
 
 namespace gio::platform {
 
