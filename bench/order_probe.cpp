@@ -24,7 +24,9 @@
 //            gio::ws's memset does before its first steal): a system-scope fence, one remote
 //            fetch_add and the one right after it: is the stall of gio::ws's workers at their
 //            first such fence or remote access after memset (docs/results.md, "Four GPUs",
-//            session 24) a matter of the local phase's footprint?
+//            session 24) a matter of the local phase's footprint? `target` (only the peer sweeps
+//            its own 1 GiB) and `both` (both sweep, as every GPU does in memset) ask whether it is
+//            the peer's local phase instead.
 // Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
 #include <mpi.h>
 #include <algorithm>
@@ -204,6 +206,16 @@ __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area
   *out = gio::platform::timer_ns() - t0;
 }
 
+// The peer's side of `target` and `both`: every thread adds to `local` for gap_ns.
+__global__ void sweep_for(std::uint64_t* local, std::size_t local_words, std::uint64_t gap_ns) {
+  const std::uint64_t start = gio::platform::timer_ns();
+  std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  while (gio::platform::timer_ns() - start < gap_ns) {
+    asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(local + i % local_words) : "memory");
+    i += gridDim.x * blockDim.x;
+  }
+}
+
 // `busy`: every thread adds to `local` (local_words words of it) until the gap is over; else only
 // thread 0 waits. Then thread 0 of block 0 times a system-scope fence, then two remote fetch_adds
 // in a row (each waited for: its answer is stored to out[3] before the clock is read again).
@@ -376,8 +388,9 @@ int main(int argc, char** argv) {
   }
   // After a silent gap (PE 0; 9 launches, medians): a system-scope fence, the first remote
   // fetch_add and the next one. `busy` adds to 8 MiB of local memory meanwhile; `sweep` to 1 GiB,
-  // as a long local phase does (gio::ws's memset writes 128-512 MiB per GPU).
-  if (me == 0) {
+  // as a long local phase does (gio::ws's memset writes 128-512 MiB per GPU); in `target` and
+  // `both` PE 1 sweeps its own 1 GiB during the gap, launched after the same host barrier.
+  {
     int sms = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     constexpr std::size_t busy_words = std::size_t{1} << 20;  // 8 MiB of the buffer, clear of the words above
@@ -389,28 +402,37 @@ int main(int argc, char** argv) {
     cudaMalloc(&times, 32);
     struct silence_mode {
       const char* name;
-      std::uint64_t* local;  // what every SM adds to during the gap (null: one thread waits)
+      std::uint64_t* local;  // what PE 0's SMs add to during the gap (null: one thread waits)
       std::size_t words;
+      bool peer_sweeps;      // PE 1 adds to its own 1 GiB meanwhile
     };
-    const silence_mode modes[] = {{"quiet", nullptr, 0},
-                                  {"busy", spread + (std::size_t{2} << 20) / 8, busy_words},
-                                  {"sweep", sweep, sweep_words}};
+    const silence_mode modes[] = {{"quiet", nullptr, 0, false},
+                                  {"busy", spread + (std::size_t{2} << 20) / 8, busy_words, false},
+                                  {"sweep", sweep, sweep_words, false},
+                                  {"target", nullptr, 0, true},
+                                  {"both", sweep, sweep_words, true}};
     for (const silence_mode& mode : modes)
       for (std::uint64_t gap_us : {0, 10, 30, 100, 300, 1000, 3000}) {
         const bool busy = mode.local != nullptr;
         std::vector<double> fence, first, next;
         for (int rep = 0; rep < 9; ++rep) {
-          after_silence<<<busy ? sms : 1, busy ? 256 : 32>>>(rspread + 8, mode.local, mode.words, gap_us * 1000, busy,
-                                                             times);
+          gio::shmem_barrier_all();
+          if (me == 0)
+            after_silence<<<busy ? sms : 1, busy ? 256 : 32>>>(rspread + 8, mode.local, mode.words, gap_us * 1000, busy,
+                                                               times);
+          else if (mode.peer_sweeps)
+            sweep_for<<<sms, 256>>>(sweep, sweep_words, gap_us * 1000);
           cudaDeviceSynchronize();
+          if (me != 0) continue;
           unsigned long long ns[3];
           cudaMemcpy(ns, times, 24, cudaMemcpyDeviceToHost);
           fence.push_back(ns[0] / 1000.0);
           first.push_back(ns[1] / 1000.0);
           next.push_back(ns[2] / 1000.0);
         }
+        if (me != 0) continue;
         for (auto* v : {&fence, &first, &next}) std::sort(v->begin(), v->end());
-        std::printf("silence %-5s gap %5llu us: fence.sys %.2f us (max %.2f), first remote fetch_add %.2f us (max %.2f), "
+        std::printf("silence %-6s gap %5llu us: fence.sys %.2f us (max %.2f), first remote fetch_add %.2f us (max %.2f), "
                     "the next %.2f us\n",
                     mode.name, static_cast<unsigned long long>(gap_us), fence[4], fence.back(), first[4], first.back(),
                     next[4]);
