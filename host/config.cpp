@@ -3,31 +3,20 @@
 #include <cctype>
 #include <climits>
 #include <cstdlib>
+#include <iterator>
 #include <limits>
 #include <string_view>
 #include <variant>
 
+#include "config_rows.hpp"
+
 namespace gio::config {
 namespace {
 
-// A parsed value before it is stored: sizes, durations and integers as numbers, choices as text.
-using parsed_value = std::variant<std::uint64_t, std::string>;
-
-// One row of the table: the public description, the accepted range of numbers (kinds other than
-// choice), and where the parsed value goes in `settings`.
-struct binding {
-  variable var;
-  std::uint64_t minimum;
-  std::uint64_t maximum;
-  void (*store)(settings&, const parsed_value&);
-};
-
-std::uint64_t number(const parsed_value& v) { return std::get<std::uint64_t>(v); }
-
-constexpr std::uint64_t no_limit = std::numeric_limits<std::uint64_t>::max();
-
-// The one table: adding a variable means adding a row here and a field to `settings`.
-const binding bindings[] = {
+// The runtime's own rows, before the transports' (a transport's rows live in its folder and are
+// listed by transports/registry.cpp): adding a variable means a row here or there and a field
+// in `settings` (or the transport's part of it).
+const binding core_head[] = {
     {{"GIO_SYMMETRIC_SIZE", kind::size, "1G", nullptr,
       "per-PE symmetric heap (binary units: K, M, G, T)"},
      1, std::numeric_limits<std::size_t>::max(),
@@ -60,44 +49,8 @@ const binding bindings[] = {
       "other PEs: auto (load/store where mapped, gda to other nodes), gda or ikn (every other PE through the NIC)"},
      0, 0,
      [](settings& s, const parsed_value& v) { s.transport = std::get<std::string>(v); }},
-    {{"GIO_GDA_NIC", kind::text, "", nullptr,
-      "RDMA devices gda may use, comma-separated (mlx5_0,mlx5_1); empty = the one nearest the GPU"},
-     0, 0,
-     [](settings& s, const parsed_value& v) { s.gda_nic = std::get<std::string>(v); }},
-    {{"GIO_GDA_NIC_EXCLUDE", kind::text, "", nullptr, "RDMA devices gda must not use, comma-separated"},
-     0, 0,
-     [](settings& s, const parsed_value& v) { s.gda_nic_exclude = std::get<std::string>(v); }},
-    {{"GIO_GDA_NIC_MODEL", kind::text, "", nullptr,
-      "test-only: path of the software NIC model plugin that serves gda instead of a real NIC"},
-     0, 0,
-     [](settings& s, const parsed_value& v) { s.gda_nic_model = std::get<std::string>(v); }},
-    {{"GIO_GDA_CONTEXTS", kind::integer, "8", nullptr,
-      "gda network contexts per PE (each: a QP and CQ per peer); workgroup w uses context w % this"},
-     1, 1024,
-     [](settings& s, const parsed_value& v) { s.gda_contexts = static_cast<int>(number(v)); }},
-    {{"GIO_GDA_SQ_DEPTH", kind::size, "256", nullptr, "WQEs per gda send queue, a power of two from 64 to 32768"},
-     64, 32768,
-     [](settings& s, const parsed_value& v) { s.gda_sq_depth = static_cast<std::size_t>(number(v)); }},
-    {{"GIO_GDA_BOUNCE", kind::size, "64K", nullptr,
-      "gda staging buffer per context, in the heap (puts from and gets into unregistered memory, reductions)"},
-     4096, std::size_t{1} << 30,
-     [](settings& s, const parsed_value& v) { s.gda_bounce = static_cast<std::size_t>(number(v)); }},
-    {{"GIO_GDA_RINGS", kind::choice, "gpu", "gpu|host",
-      "where gda's send/completion queues and doorbell records live: GPU memory (GIO) or pinned host memory"},
-     0, 0,
-     [](settings& s, const parsed_value& v) { s.gda_rings = std::get<std::string>(v); }},
-    {{"GIO_GDA_DOORBELL", kind::choice, "auto", "auto|gpu|cpu",
-      "who rings gda's NIC doorbells: the GPU through the UAR mapped into it (gpu), a CPU thread the GPU hands "
-      "each doorbell to (cpu), or gpu where the platform maps the UAR and cpu where it refuses (auto)"},
-     0, 0,
-     [](settings& s, const parsed_value& v) { s.gda_doorbell = std::get<std::string>(v); }},
-    {{"GIO_GDA_HDP", kind::choice, "auto", "auto|on|off|emulate",
-      "AMD's HDP flushes around gda traffic (GIO paper 4.2): each GPU flushes its own before the NIC reads and "
-      "after the NIC wrote, and quiet, fence and put_signal write the target's register through the NIC. auto: "
-      "where every PE's GPU has the register and its NIC registers it; on: the same, or fail saying why not; "
-      "emulate (test-only): a GPU word stands in for each register, so the flushes run over the NIC model"},
-     0, 0,
-     [](settings& s, const parsed_value& v) { s.gda_hdp = std::get<std::string>(v); }},
+};
+const binding core_tail[] = {
     {{"GIO_NET_BUFFERS", kind::choice, "cached", "cached|uncached",
       "GPU memory the NIC reads and writes (the symmetric heap, gda's rings in GPU memory): cached by the GPU's "
       "L2, or uncached (GIO paper 5.1.2: loads and stores bypass the L2, for a GPU whose L2 the NIC does not "
@@ -201,12 +154,23 @@ const char* lookup_value(const env_lookup& lookup, const char* name) {
   return (value != nullptr && *value != '\0') ? value : nullptr;
 }
 
+// Every row, in gio-info's order: the runtime's, the network transports', then the heap's.
+const std::vector<binding>& bindings() {
+  static const std::vector<binding> rows = [] {
+    std::vector<binding> out(std::begin(core_head), std::end(core_head));
+    for (const binding& row : transports::network_config_rows()) out.push_back(row);
+    out.insert(out.end(), std::begin(core_tail), std::end(core_tail));
+    return out;
+  }();
+  return rows;
+}
+
 }  // namespace
 
 const std::vector<variable>& table() {
   static const std::vector<variable> variables = [] {
     std::vector<variable> out;
-    for (const auto& row : bindings) out.push_back(row.var);
+    for (const auto& row : bindings()) out.push_back(row.var);
     return out;
   }();
   return variables;
@@ -214,7 +178,7 @@ const std::vector<variable>& table() {
 
 settings load(const env_lookup& lookup) {
   settings result{};
-  for (const auto& row : bindings) {
+  for (const auto& row : bindings()) {
     const char* from_env = lookup_value(lookup, row.var.name);
     const std::string text = from_env ? from_env : row.var.default_value;
     const auto value = parse_value(row, text);

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "transports/gda/gda_settings.hpp"
+
 namespace gio::config {
 
 enum class kind { size, duration, integer, choice, text };
@@ -34,15 +36,7 @@ struct settings {
   std::string bootstrap;         // GIO_BOOTSTRAP: mpi | single
   std::string debug;             // GIO_DEBUG: off | info
   std::string transport;         // GIO_TRANSPORT: auto | gda | ikn
-  std::string gda_nic;           // GIO_GDA_NIC: device names to use (comma-separated; empty = nearest)
-  std::string gda_nic_exclude;   // GIO_GDA_NIC_EXCLUDE: device names never to use
-  std::string gda_nic_model;     // GIO_GDA_NIC_MODEL: the test-only software NIC (path of its plugin)
-  int gda_contexts;              // GIO_GDA_CONTEXTS: network contexts (QP sets) per PE
-  std::size_t gda_sq_depth;      // GIO_GDA_SQ_DEPTH: WQEs per send queue (power of two)
-  std::size_t gda_bounce;        // GIO_GDA_BOUNCE: staging buffer per context (bytes)
-  std::string gda_rings;         // GIO_GDA_RINGS: gpu | host (where SQ, CQ and doorbell records live)
-  std::string gda_doorbell;      // GIO_GDA_DOORBELL: auto | gpu | cpu (who rings the NIC's doorbell)
-  std::string gda_hdp;           // GIO_GDA_HDP: auto | on | off | emulate (AMD's HDP flushes around NIC traffic)
+  transports::gda::settings gda;  // GIO_GDA_*: the gda transport's rows (transports/gda/gda_config.cpp)
   std::string net_buffers;       // GIO_NET_BUFFERS: cached | uncached (the heap and gda's GPU rings; GIO 5.1.2)
 };
 

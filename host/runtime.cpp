@@ -29,9 +29,13 @@ runtime::~runtime() {
   // runs on its own, so a failing one (a trapped kernel makes synchronize throw) cannot make
   // this PE skip a barrier that the other PEs are waiting in.
   if (device_selected) shutdown_step("synchronizing the GPU", [&] { backend->synchronize(); });
-  if (gda_on) shutdown_step("completing gda operations", [&] { backend->quiet_network(handle, nullptr); });
+  each_network_on([&](transports::host_transport& t) {
+    shutdown_step("completing network operations", [&] { t.quiet(*backend, handle, nullptr); });
+  });
   if (boot) shutdown_step("barrier", [&] { boot->barrier(); });  // nobody still uses a heap
-  if (gda_on) shutdown_step("closing the gda transport", [&] { gda.close(*backend); });
+  each_network_on([&](transports::host_transport& t) {
+    shutdown_step("closing a network transport", [&] { t.close(*backend); });
+  });
   for (auto& c : connections)
     shutdown_step("unmapping a peer heap", [&] { transports::p2p::disconnect(*backend, c); });
   if (peers_device) shutdown_step("freeing the peer table", [&] { backend->free_table(peers_device); });
@@ -83,11 +87,14 @@ void stage(std::unique_ptr<runtime>& r, const char* what, const std::function<vo
   throw reason;
 }
 
-// The GPU's work done, and over gda every WQE it posted complete (a kernel's end does not
+// What a network transport's setup sees of the runtime.
+transports::setup_view view_of(runtime& r) { return {r.settings, *r.boot, *r.backend, r.device}; }
+
+// The GPU's work done, and every network operation it posted complete (a kernel's end does not
 // complete them: the NIC may still be placing data).
 void quiet_everything(runtime& r) {
   r.backend->synchronize();
-  if (r.gda_on) r.backend->quiet_network(r.handle, nullptr);
+  r.each_network_on([&](transports::host_transport& t) { t.quiet(*r.backend, r.handle, nullptr); });
 }
 
 void select_gpu(runtime& r) {
@@ -108,9 +115,9 @@ void allocate_heap(runtime& r) {
   const int n = r.boot->size();
   r.team_sync_offset = round_up(probe_offset + sizeof(std::uint64_t), 64);
   r.internal_bytes = round_up(r.team_sync_offset + team_sync_area_bytes(r.settings.max_teams, n), 4096);
-  if (transports::gda::wanted(r.settings, *r.boot)) {
-    r.gda_area_offset = r.internal_bytes;
-    r.internal_bytes += transports::gda::plan_heap_area(r.settings, n).bytes;
+  for (runtime::network_slot& net : r.networks) {
+    net.state.wanted = net.transport->wanted(view_of(r));
+    if (net.state.wanted) r.internal_bytes += net.transport->plan_heap_area(view_of(r), r.internal_bytes);
   }
   if (r.settings.symmetric_size > (std::size_t(1) << 50))
     throw std::runtime_error("GIO_SYMMETRIC_SIZE=" + config::format_size(r.settings.symmetric_size) +
@@ -144,6 +151,10 @@ std::vector<transports::p2p::heap_card> exchange_cards(runtime& r, const transpo
 // The peer table: this PE itself, then whatever each transport can reach.
 void connect_peers(runtime& r, const std::vector<transports::p2p::heap_card>& cards) {
   const int n = r.boot->size(), me = r.pe();
+  // The first network transport that is on takes the peers load/store leaves.
+  transports::host_transport* network = nullptr;
+  for (runtime::network_slot& net : r.networks)
+    if (!network && net.state.on) network = net.transport.get();
   r.connections.assign(n, {});
   r.peers.assign(n, {});
   for (int pe = 0; pe < n; ++pe) {
@@ -152,12 +163,12 @@ void connect_peers(runtime& r, const std::vector<transports::p2p::heap_card>& ca
       c.peer = {r.heap, static_cast<std::uint32_t>(transport::self),
                 peer_load_store | peer_native_atomics | peer_same_device};
       c.gpu = r.device.ordinal;
-    } else if (r.gda_on && transports::gda::forced(r.settings)) {
-      c.peer = {nullptr, static_cast<std::uint32_t>(transport::gda), peer_native_atomics};
+    } else if (network && network->takes_every_peer(r.settings)) {
+      c.peer = network->peer_entry();
     } else {
       c = transports::p2p::connect(*r.backend, gpu_build, cards[me], cards[pe]);
-      // Whatever load/store cannot reach goes through the NIC.
-      if (r.gda_on && !c.peer.heap_base) c.peer = {nullptr, static_cast<std::uint32_t>(transport::gda), peer_native_atomics};
+      // Whatever load/store cannot reach goes through the network.
+      if (network && !c.peer.heap_base) c.peer = network->peer_entry();
     }
     // GIO_ATOMICS=cas: the device library's CAS-loop fallback for every peer, this PE included.
     if (r.settings.atomics == "cas") c.peer.caps &= ~static_cast<std::uint32_t>(peer_native_atomics);
@@ -180,44 +191,45 @@ gpu_share share_of_gpu(const runtime& r, const std::vector<transports::p2p::heap
   return share;
 }
 
-// Opens this PE's NIC; gda is on only if every PE has one. Forced gda without a NIC is an
-// error on every PE; in auto mode PE 0 says in one line why other nodes are unreachable.
-void open_nic(std::unique_ptr<runtime>& r) {
-  bool have = false;
-  std::string why;
-  stage(r, "opening the NIC for gda", [&] {
-    if (!gpu_build) throw std::runtime_error("GIO_TRANSPORT=" + r->settings.transport + ": this build of gio has no GPU, hence no gda");
-    have = r->gda.open(r->settings, *r->boot, *r->backend, r->device.pci_bus_id, &why);
-    if (!have && transports::gda::forced(r->settings))
-      throw std::runtime_error("GIO_TRANSPORT=" + r->settings.transport + " but no RDMA device can serve it: " + why);
-  });
-  const char mine = have ? 1 : 0;
-  std::vector<char> all(r->boot->size());
-  r->boot->allgather(&mine, all.data(), 1);
-  r->gda_on = true;
-  for (int pe = 0; pe < r->boot->size(); ++pe) {
-    if (all[pe]) continue;
-    r->gda_on = false;
-    r->gda_off_reason = "PE " + std::to_string(pe) + " has no usable RDMA device" + (pe == r->pe() ? ": " + why : "");
+// Opens this PE's side of each network transport the job wants; one is on only if every PE
+// opened it. Forced without one is an error on every PE (open throws); otherwise PE 0 says in
+// one line why other nodes are unreachable.
+void open_networks(std::unique_ptr<runtime>& r) {
+  for (runtime::network_slot& net : r->networks) {
+    if (!net.state.wanted) continue;
+    bool have = false;
+    std::string why;
+    stage(r, net.transport->opening_stage(), [&] { have = net.transport->open(view_of(*r), &why); });
+    const char mine = have ? 1 : 0;
+    std::vector<char> all(r->boot->size());
+    r->boot->allgather(&mine, all.data(), 1);
+    net.state.on = true;
+    for (int pe = 0; pe < r->boot->size(); ++pe) {
+      if (all[pe]) continue;
+      net.state.on = false;
+      net.state.off_reason =
+          "PE " + std::to_string(pe) + " " + net.transport->missing_on_a_pe() + (pe == r->pe() ? ": " + why : "");
+    }
+    if (!net.state.on && r->pe() == 0)
+      std::fprintf(stderr, "gio: no %s transport (%s); PEs on other nodes are unreachable\n", net.transport->name(),
+                   net.state.off_reason.c_str());
   }
-  if (!r->gda_on && r->pe() == 0)
-    std::fprintf(stderr, "gio: no gda transport (%s); PEs on other nodes are unreachable\n", r->gda_off_reason.c_str());
 }
 
-// Collective: the QPs to every PE the peer table routes over gda.
-void connect_gda(std::unique_ptr<runtime>& r) {
-  std::vector<bool> gda_peer(r->boot->size());
-  for (int pe = 0; pe < r->boot->size(); ++pe)
-    gda_peer[pe] = r->peers[pe].transport == static_cast<std::uint32_t>(transport::gda);
-  std::string failure;
-  try {
-    r->gda.connect(r->settings, *r->boot, *r->backend, r->heap, r->heap_bytes, r->gda_area_offset, gda_peer);
-  } catch (const std::exception& e) {
-    failure = e.what();
+// Collective: each network transport that is on connects to the PEs the peer table routes over it.
+void connect_networks(std::unique_ptr<runtime>& r) {
+  for (runtime::network_slot& net : r->networks) {
+    if (!net.state.on) continue;
+    std::string failure;
+    try {
+      net.transport->connect(view_of(*r), r->heap, r->heap_bytes, r->peers);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    stage(r, net.transport->connecting_stage(), [&] {
+      if (!failure.empty()) throw std::runtime_error(failure);
+    });
   }
-  stage(r, "connecting gda queue pairs", [&] {
-    if (!failure.empty()) throw std::runtime_error(failure);
-  });
 }
 
 // Every mapped heap must answer a load from this GPU with its owner's probe word.
@@ -251,7 +263,7 @@ void publish_handle(runtime& r) {
   r.handle.heap_size = r.heap_bytes;
   r.handle.peers = r.peers_device;
   r.handle.wait_timeout_ns = r.settings.wait_timeout_ns;
-  r.handle.gda = r.gda_on ? r.gda.device_table() : nullptr;
+  r.each_network_on([&](transports::host_transport& t) { t.publish(r.handle); });
   // The inline window starts at the node's first PE (mpirun places a node's PEs contiguously).
   const int first = std::max(0, r.pe() - r.boot->node_rank());
   r.handle.inline_first_pe = first;
@@ -383,7 +395,7 @@ char* rt::reachable_heap(runtime& r, int pe, const char* call) {
 }
 
 bool rt::device_reachable(const runtime& r, int pe) {
-  return r.peers[pe].heap_base || r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda);
+  return r.peers[pe].heap_base || r.peers[pe].transport != static_cast<std::uint32_t>(transport::none);
 }
 
 void rt::require_device_reachable(runtime& r, int pe, const char* call) {
@@ -410,9 +422,10 @@ void shmem_init() {
   stage(r, "selecting the GPU", [&] {
     r->backend = gpu::make_backend();
     select_gpu(*r);
+    for (auto& t : transports::make_network_transports()) r->networks.push_back({std::move(t), {}});
   });
   stage(r, "allocating the symmetric heap", [&] { allocate_heap(*r); });
-  if (transports::gda::wanted(r->settings, *r->boot)) open_nic(r);
+  open_networks(r);
   transports::p2p::heap_card mine{};
   stage(r, "exporting the heap", [&] {
     mine = transports::p2p::make_card(*r->backend, r->heap, r->heap_bytes, r->device.pci_bus_id, r->boot->node_id());
@@ -424,7 +437,7 @@ void shmem_init() {
     const std::uint64_t word = probe_magic ^ static_cast<std::uint64_t>(r->pe());
     r->backend->copy(r->heap + probe_offset, &word, sizeof word);
   });
-  if (r->gda_on) connect_gda(r);
+  connect_networks(r);
   r->boot->barrier();  // every import done and every probe word written
   stage(r, "probing peers", [&] {
     r->backend->exports_done();
@@ -449,7 +462,12 @@ bool shmem_initialized() noexcept { return the_runtime != nullptr; }
 
 gpu_share shmem_gpu_share() noexcept { return the_runtime ? the_runtime->share : gpu_share{}; }
 
-int reserved_multiprocessors() noexcept { return the_runtime && the_runtime->gda_on && the_runtime->gda.is_model() ? 1 : 0; }
+int reserved_multiprocessors() noexcept {
+  int reserved = 0;
+  if (the_runtime)
+    the_runtime->each_network_on([&](transports::host_transport& t) { reserved += t.reserved_multiprocessors(); });
+  return reserved;
+}
 
 namespace {
 int provided_thread_level = SHMEM_THREAD_SINGLE;
@@ -580,18 +598,20 @@ void shmem_barrier_all() {
 }
 
 namespace {
-// Whether host RMA to `pe` goes through the NIC (a PE out of range is reachable_heap's error).
-bool over_nic(const runtime& r, int pe) {
-  return pe >= 0 && pe < r.boot->size() && r.peers[pe].transport == static_cast<std::uint32_t>(transport::gda);
+// Whether host RMA to `pe` goes through a network transport: reachable, nothing mapped to copy
+// through (a PE out of range is reachable_heap's error).
+bool over_network(const runtime& r, int pe) {
+  return pe >= 0 && pe < r.boot->size() && !r.peers[pe].heap_base &&
+         r.peers[pe].transport != static_cast<std::uint32_t>(transport::none);
 }
 
-// A host put/get: a copy through the mapped heap, or over gda a one-workgroup kernel running the
+// A host put/get: a copy through the mapped heap, or over a network a one-workgroup kernel running the
 // device library (the NIC reaches the peer; nothing is mapped to copy through).
 void host_rma(const char* call, bool put, void* symmetric, void* local, std::size_t nbytes, int pe,
               const stream_t* stream) {
   runtime& r = running(call);
   const std::size_t offset = heap_offset(r, symmetric, nbytes, call);
-  if (over_nic(r, pe)) {
+  if (over_network(r, pe)) {
     r.backend->rma(r.handle, {call, put, symmetric, local, nbytes, pe}, stream);
     return;
   }
@@ -635,7 +655,7 @@ void detail::host_strided(const char* call, bool put, void* dest, const void* so
   const std::size_t symmetric_pitch = static_cast<std::size_t>(put ? dst : sst) * size;
   const std::size_t local_pitch = static_cast<std::size_t>(put ? sst : dst) * size;
   const std::size_t offset = heap_offset(r, symmetric, span(put ? dst : sst, "symmetric"), call);
-  if (over_nic(r, pe)) {
+  if (over_network(r, pe)) {
     for (std::size_t i = 0; i < nelems; ++i)  // one network transfer per element
       r.backend->rma(r.handle, {call, put, symmetric + i * symmetric_pitch, local + i * local_pitch, size, pe}, nullptr);
     return;
@@ -698,10 +718,11 @@ void shmem_getmem_on_stream(void* dest, const void* source, std::size_t nbytes, 
 
 // Copies enqueued on a stream complete before the stream's next work starts, and the copy
 // engine's writes to a peer are visible once the copy completes: stream order already gives
-// quiet's guarantee for the mapped peers. Over gda a kernel on the stream waits for the WQEs.
+// quiet's guarantee for the mapped peers. A network transport's quiet waits on the stream for its WQEs.
 void shmem_quiet_on_stream(stream_t stream) {
   runtime& r = running("shmem_quiet_on_stream");
-  if (r.gda_on) r.backend->quiet_network(r.handle, &stream);  // WQEs outlive their kernels
+  // A network's operations outlive the kernels that posted them.
+  r.each_network_on([&](transports::host_transport& t) { t.quiet(*r.backend, r.handle, &stream); });
 }
 
 // The world team's device sync with quiet, on the stream: the protocol and count of the kernels'
@@ -710,7 +731,7 @@ void shmem_barrier_all_on_stream(stream_t stream) {
   constexpr const char* call = "shmem_barrier_all_on_stream";
   runtime& r = running(call);
   if (!gpu_build) return shmem_barrier_all();  // no device: streams run synchronously
-  // The device barrier writes into every PE's heap: through a mapping or over gda.
+  // The device barrier writes into every PE's heap: through a mapping or over a network.
   for (int pe = 0; pe < r.boot->size(); ++pe) require_device_reachable(r, pe, call);
   r.backend->team_sync(r.handle, SHMEM_TEAM_WORLD, /*quiet=*/true, call, &stream);
 }
@@ -738,15 +759,8 @@ runtime_report shmem_runtime_report() {
   rep.gpu_memory_used =
       gpu_build ? r.heap_bytes + sizeof(peer_info) * r.peers.size() + sizeof(team_info) * r.teams.size() : 0;
   rep.init_seconds = r.init_seconds;
-  if (r.gda_on)
-    rep.network = std::string("gda ") + (r.gda.mode() == gda_mode::proxy ? "(ikn: CPU proxy posts)" : "(direct)") +
-                  " over " + r.gda.description() + ", " + std::to_string(r.gda.contexts()) + " contexts, SQ depth " +
-                  std::to_string(r.settings.gda_sq_depth) + ", doorbells " + r.gda.doorbells() +
-                  ", HDP " + r.gda.hdp();
-  else if (!r.gda_off_reason.empty())
-    rep.network = "gda off: " + r.gda_off_reason;
-  else
-    rep.network = "gda not needed (every PE on this node; GIO_TRANSPORT=gda forces it)";
+  for (const runtime::network_slot& net : r.networks)
+    rep.network += (rep.network.empty() ? "" : "; ") + net.transport->report(r.settings, net.state);
   return rep;
 }
 

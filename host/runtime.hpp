@@ -13,7 +13,7 @@
 #include "gio/host.hpp"
 #include "gpu/backend.hpp"
 #include "heap_allocator.hpp"
-#include "transports/gda/gda_setup.hpp"
+#include "transports/host_transport.hpp"
 #include "transports/p2p/p2p_setup.hpp"
 
 namespace gio::rt {
@@ -48,11 +48,17 @@ struct runtime {
   std::size_t team_sync_offset = 0;  // the teams' areas: max_teams x team_area_bytes(n_pes) bytes
   std::unique_ptr<heap_allocator> allocator;
   std::vector<transports::p2p::connection> connections;  // one per PE
-  // The GDA transport (GIO_TRANSPORT, other nodes): on when every PE opened a NIC.
-  transports::gda::transport gda;
-  bool gda_on = false;
-  std::size_t gda_area_offset = 0;  // its part of gio's heap area
-  std::string gda_off_reason;       // why it is off although wanted (gio-info)
+  // The network transports (GIO_TRANSPORT, other nodes), each on when every PE opened it.
+  struct network_slot {
+    std::unique_ptr<transports::host_transport> transport;
+    transports::transport_state state;
+  };
+  std::vector<network_slot> networks;
+  // f(transport) for each network transport that is on.
+  template <class F> void each_network_on(F&& f) {
+    for (network_slot& n : networks)
+      if (n.state.on) f(*n.transport);
+  }
   std::vector<peer_info> peers;    // host copy of the device table
   peer_info* peers_device = nullptr;
   std::vector<team_slot> teams;    // GIO_MAX_TEAMS entries, index = shmem_team_t
@@ -80,8 +86,8 @@ runtime& running(const char* call);
 std::size_t heap_offset(runtime& r, const void* ptr, std::size_t bytes, const char* call);
 // `pe`'s heap as mapped here, or throws (PE out of range, or not reachable from this PE).
 char* reachable_heap(runtime& r, int pe, const char* call);
-// Whether this GPU's device library reaches `pe` (in range): a mapped heap, or gda. Host calls
-// that run as kernels (atomics, collectives, the stream barrier) require it.
+// Whether this GPU's device library reaches `pe` (in range): a mapped heap, or a network
+// transport. Host calls that run as kernels (atomics, collectives, the stream barrier) require it.
 bool device_reachable(const runtime& r, int pe);
 void require_device_reachable(runtime& r, int pe, const char* call);  // throws unless in range and reachable
 

@@ -144,26 +144,26 @@ TEST(ConfigLoad, GdaSettings) {
   const fake_env empty({});
   const settings d = load(empty.lookup());
   EXPECT_EQ(d.transport, "auto");
-  EXPECT_EQ(d.gda_nic, "");
-  EXPECT_EQ(d.gda_nic_model, "");
-  EXPECT_EQ(d.gda_contexts, 8);
-  EXPECT_EQ(d.gda_sq_depth, 256u);
-  EXPECT_EQ(d.gda_bounce, 64u * 1024u);
-  EXPECT_EQ(d.gda_rings, "gpu");
-  EXPECT_EQ(d.gda_doorbell, "auto");
-  EXPECT_EQ(d.gda_hdp, "auto");
+  EXPECT_EQ(d.gda.nic, "");
+  EXPECT_EQ(d.gda.nic_model, "");
+  EXPECT_EQ(d.gda.contexts, 8);
+  EXPECT_EQ(d.gda.sq_depth, 256u);
+  EXPECT_EQ(d.gda.bounce, 64u * 1024u);
+  EXPECT_EQ(d.gda.rings, "gpu");
+  EXPECT_EQ(d.gda.doorbell, "auto");
+  EXPECT_EQ(d.gda.hdp, "auto");
   const fake_env set({{"GIO_TRANSPORT", "ikn"}, {"GIO_GDA_NIC", " mlx5_0,mlx5_1 "}, {"GIO_GDA_NIC_MODEL", "/x/libm.so"},
                       {"GIO_GDA_CONTEXTS", "3"}, {"GIO_GDA_SQ_DEPTH", "1K"}, {"GIO_GDA_RINGS", "host"},
                       {"GIO_GDA_DOORBELL", "cpu"}, {"GIO_GDA_HDP", "off"}});
   const settings s = load(set.lookup());
   EXPECT_EQ(s.transport, "ikn");
-  EXPECT_EQ(s.gda_nic, "mlx5_0,mlx5_1");
-  EXPECT_EQ(s.gda_nic_model, "/x/libm.so");
-  EXPECT_EQ(s.gda_contexts, 3);
-  EXPECT_EQ(s.gda_sq_depth, 1024u);
-  EXPECT_EQ(s.gda_rings, "host");
-  EXPECT_EQ(s.gda_doorbell, "cpu");
-  EXPECT_EQ(s.gda_hdp, "off");
+  EXPECT_EQ(s.gda.nic, "mlx5_0,mlx5_1");
+  EXPECT_EQ(s.gda.nic_model, "/x/libm.so");
+  EXPECT_EQ(s.gda.contexts, 3);
+  EXPECT_EQ(s.gda.sq_depth, 1024u);
+  EXPECT_EQ(s.gda.rings, "host");
+  EXPECT_EQ(s.gda.doorbell, "cpu");
+  EXPECT_EQ(s.gda.hdp, "off");
   for (const auto& [name, value] : std::vector<std::pair<const char*, const char*>>{
            {"GIO_TRANSPORT", "nic"}, {"GIO_GDA_CONTEXTS", "0"}, {"GIO_GDA_SQ_DEPTH", "32"}, {"GIO_GDA_RINGS", "cpu"},
            {"GIO_GDA_DOORBELL", "host"}, {"GIO_GDA_HDP", "yes"}}) {

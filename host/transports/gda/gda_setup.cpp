@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "gio/build_config.hpp"
 #include "gio/device/transports/gda/wqe_builder.hpp"
 #include "transports/gda/proxy.hpp"
 
@@ -73,10 +74,10 @@ bool wanted(const config::settings& s, const bootstrap& boot) {
 
 heap_area plan_heap_area(const config::settings& s, int n_pes) {
   heap_area a;
-  a.bounce_bytes = round_up(s.gda_bounce, 4096);
-  a.fetch_offset = a.bounce_bytes * static_cast<std::size_t>(s.gda_contexts);
+  a.bounce_bytes = round_up(s.gda.bounce, 4096);
+  a.fetch_offset = a.bounce_bytes * static_cast<std::size_t>(s.gda.contexts);
   // A QP per (context, PE): every PE could be a gda peer.
-  const std::size_t fetch_words = static_cast<std::size_t>(s.gda_contexts) * n_pes * s.gda_sq_depth;
+  const std::size_t fetch_words = static_cast<std::size_t>(s.gda.contexts) * n_pes * s.gda.sq_depth;
   a.bytes = round_up(a.fetch_offset + fetch_words * sizeof(std::uint64_t), 4096);
   return a;
 }
@@ -110,10 +111,41 @@ bool use_hdp(const std::string& setting, const std::vector<hdp_card>& cards, int
 transport::transport() = default;
 transport::~transport() = default;  // close() is called by the runtime, with its backend
 
-bool transport::open(const config::settings& s, const bootstrap& boot, gpu::backend& backend,
-                     const std::string& gpu_bus_id, std::string* why) {
-  if ((s.gda_sq_depth & (s.gda_sq_depth - 1)) != 0)
-    throw std::runtime_error("GIO_GDA_SQ_DEPTH=" + std::to_string(s.gda_sq_depth) + " is not a power of two");
+std::size_t transport::plan_heap_area(const setup_view& v, std::size_t offset) {
+  area_offset_ = offset;
+  return gda::plan_heap_area(v.settings, v.boot.size()).bytes;
+}
+
+bool transport::open(const setup_view& v, std::string* why) {
+  const config::settings& s = v.settings;
+  if (!(GIO_GPU_IS_CUDA || GIO_GPU_IS_HIP))
+    throw std::runtime_error("GIO_TRANSPORT=" + s.transport + ": this build of gio has no GPU, hence no gda");
+  const bool have = open_nic(s, v.boot, v.backend, v.device.pci_bus_id, why);
+  if (!have && forced(s))
+    throw std::runtime_error("GIO_TRANSPORT=" + s.transport + " but no RDMA device can serve it: " + *why);
+  return have;
+}
+
+void transport::connect(const setup_view& v, char* heap, std::size_t heap_bytes, const std::vector<peer_info>& peers) {
+  std::vector<bool> over_gda(peers.size());
+  for (std::size_t pe = 0; pe < peers.size(); ++pe)
+    over_gda[pe] = peers[pe].transport == static_cast<std::uint32_t>(gio::transport::gda);
+  connect_queues(v.settings, v.boot, v.backend, heap, heap_bytes, over_gda);
+}
+
+std::string transport::report(const config::settings& s, const transport_state& state) const {
+  if (state.on)
+    return std::string("gda ") + (mode_ == gda_mode::proxy ? "(ikn: CPU proxy posts)" : "(direct)") + " over " +
+           description_ + ", " + std::to_string(contexts_) + " contexts, SQ depth " + std::to_string(s.gda.sq_depth) +
+           ", doorbells " + doorbells_ + ", HDP " + hdp_;
+  if (!state.off_reason.empty()) return "gda off: " + state.off_reason;
+  return "gda not needed (every PE on this node; GIO_TRANSPORT=gda forces it)";
+}
+
+bool transport::open_nic(const config::settings& s, const bootstrap& boot, gpu::backend& backend,
+                         const std::string& gpu_bus_id, std::string* why) {
+  if ((s.gda.sq_depth & (s.gda.sq_depth - 1)) != 0)
+    throw std::runtime_error("GIO_GDA_SQ_DEPTH=" + std::to_string(s.gda.sq_depth) + " is not a power of two");
   collectives coll;
   coll.my_pe = boot.rank();
   coll.n_pes = boot.size();
@@ -122,13 +154,13 @@ bool transport::open(const config::settings& s, const bootstrap& boot, gpu::back
   auto* b = const_cast<bootstrap*>(&boot);
   coll.allgather = [b](const void* mine, void* all, std::size_t bytes) { b->allgather(mine, all, bytes); };
   coll.barrier = [b] { b->barrier(); };
-  if (!s.gda_nic_model.empty()) {
-    card_.reset(open_model(s.gda_nic_model, coll, &plugin_));
+  if (!s.gda.nic_model.empty()) {
+    card_.reset(open_model(s.gda.nic_model, coll, &plugin_));
   } else {
     mlx5_selection select;
     select.gpu_pci_bus_id = gpu_bus_id;
-    select.include = s.gda_nic;
-    select.exclude = s.gda_nic_exclude;
+    select.include = s.gda.nic;
+    select.exclude = s.gda.nic_exclude;
     gpu_hooks hooks;
     gpu::backend* gpu = &backend;
     hooks.dmabuf_fd = [gpu](void* base, std::size_t bytes, std::string* why) { return gpu->dmabuf_fd(base, bytes, why); };
@@ -146,12 +178,12 @@ bool transport::open(const config::settings& s, const bootstrap& boot, gpu::back
   return true;
 }
 
-void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap,
-                        std::size_t heap_bytes, std::size_t area_offset, const std::vector<bool>& over_gda) {
+void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap,
+                               std::size_t heap_bytes, const std::vector<bool>& over_gda) {
   const int n = boot.size(), me = boot.rank();
-  contexts_ = s.gda_contexts;
-  const heap_area area = plan_heap_area(s, n);
-  const std::uint32_t log_sq = log2_exact(s.gda_sq_depth);
+  contexts_ = s.gda.contexts;
+  const heap_area area = gda::plan_heap_area(s, n);
+  const std::uint32_t log_sq = log2_exact(s.gda.sq_depth);
   const std::size_t depth = std::size_t{1} << log_sq;
 
   // The heap, registered on every PE (the model's registration is collective).
@@ -165,12 +197,12 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   std::string hdp_why;
   std::uint32_t* hdp_register = nullptr;
   hdp_card my_hdp;
-  if (s.gda_hdp == "emulate") {
+  if (s.gda.hdp == "emulate") {
     // Test-only: an ordinary GPU word stands in for each PE's register, so that the flush writes
     // and their WQEs run over the model (with its key checks); they flush nothing.
     hdp_emulated_ = static_cast<std::uint32_t*>(backend.allocate_nic_memory(sizeof(std::uint32_t), gpu::gpu_caching::cached));
     hdp_register = hdp_emulated_;
-  } else if (s.gda_hdp != "off") {
+  } else if (s.gda.hdp != "off") {
     if (card_->is_model()) hdp_why = "the software NIC model does not model an HDP";
     else hdp_register = backend.hdp_flush_register(&hdp_why);
   }
@@ -197,9 +229,9 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   std::vector<hdp_card> hdps(n);
   boot.allgather(&my_hdp, hdps.data(), sizeof my_hdp);
   std::string hdp_off;
-  const bool hdp = use_hdp(s.gda_hdp, hdps, me, hdp_why, &hdp_off);
+  const bool hdp = use_hdp(s.gda.hdp, hdps, me, hdp_why, &hdp_off);
   hdp_ = !hdp                        ? "not flushed: " + hdp_off
-         : s.gda_hdp == "emulate" ? "flushed (emulated, test-only: a GPU word stands in for each register)"
+         : s.gda.hdp == "emulate" ? "flushed (emulated, test-only: a GPU word stands in for each register)"
                                   : "flushed";
 
   // QP slots: the gda peers in PE order.
@@ -209,7 +241,7 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
     if (over_gda[pe]) slot_of[pe] = slots++;
 
   // Create every QP; the IKN proxy writes the SQ from the CPU, so its rings are in host memory.
-  const placement where = mode_ == gda_mode::proxy || s.gda_rings == "host" ? placement::host : placement::gpu;
+  const placement where = mode_ == gda_mode::proxy || s.gda.rings == "host" ? placement::host : placement::gpu;
   rings_.clear();
   std::vector<qp_address> addresses(static_cast<std::size_t>(n) * contexts_);  // [peer][context]
   for (int k = 0; k < contexts_; ++k) {
@@ -232,11 +264,11 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   doorbells_ = mode_ == gda_mode::proxy ? "rung by the IKN proxy" : "rung by the GPU (UAR mapped into it)";
   const auto refused = std::find_if(rings_.begin(), rings_.end(), [](const qp_rings& r) { return !r.uar; });
   bool relay_doorbells = false;
-  if (mode_ == gda_mode::direct && s.gda_doorbell == "cpu") {
+  if (mode_ == gda_mode::direct && s.gda.doorbell == "cpu") {
     relay_doorbells = true;
     doorbells_ = "CPU-assisted (GIO_GDA_DOORBELL=cpu)";
   } else if (mode_ == gda_mode::direct && refused != rings_.end()) {
-    if (s.gda_doorbell == "gpu")
+    if (s.gda.doorbell == "gpu")
       throw std::runtime_error("GIO_GDA_DOORBELL=gpu, but the doorbell of QP " + std::to_string(refused->qpn) +
                                " cannot be mapped into the GPU: " + refused->doorbell_refused +
                                " (GIO_GDA_DOORBELL=auto lets a CPU thread ring instead)");
@@ -269,7 +301,7 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   std::vector<templates::mlx5::wqe_bb> image(depth);
   std::vector<proxy::queue> queues;
   std::vector<proxy::relay> relays;
-  char* fetch_base = heap + area_offset + area.fetch_offset;
+  char* fetch_base = heap + area_offset_ + area.fetch_offset;
   for (std::size_t q = 0; q < qps; ++q) {
     const qp_rings& r = rings_[q];
     const int k = static_cast<int>(q / slots);
@@ -317,7 +349,7 @@ void transport::connect(const config::settings& s, bootstrap& boot, gpu::backend
   t.peers = peers_device_;
   t.qps = qps_device_;
   t.contexts_state = context_states_;
-  t.bounce = heap + area_offset;
+  t.bounce = heap + area_offset_;
   t.bounce_bytes = area.bounce_bytes;
   t.contexts = static_cast<std::uint32_t>(contexts_);
   t.qps_per_context = static_cast<std::uint32_t>(slots);

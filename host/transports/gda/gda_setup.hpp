@@ -13,13 +13,18 @@
 
 #include "bootstrap.hpp"
 #include "config.hpp"
+#include "config_rows.hpp"
 #include "gio/gda.hpp"
 #include "gpu/backend.hpp"
 #include "transports/gda/nic.hpp"
+#include "transports/host_transport.hpp"
 
 namespace gio::transports::gda {
 
 class proxy;
+
+// Its rows of the configuration table (gda_config.cpp; registered in transports/registry.cpp).
+std::vector<config::binding> config_rows();
 
 // Whether this job uses gda at all; the same answer on every PE (it decides the heap's layout).
 // auto: only when PEs span more than one node; gda / ikn: always (every other PE goes through it).
@@ -52,26 +57,40 @@ struct hdp_card {
 bool use_hdp(const std::string& setting, const std::vector<hdp_card>& cards, int my_pe, const std::string& local_why,
              std::string* why);
 
-class transport {
+class transport final : public host_transport {
  public:
   transport();
-  ~transport();
+  ~transport() override;
   transport(const transport&) = delete;
   transport& operator=(const transport&) = delete;
 
+  // host_transport (host_transport.hpp)
+  const char* name() const override { return "gda"; }
+  gio::transport kind() const override { return gio::transport::gda; }
+  const char* opening_stage() const override { return "opening the NIC for gda"; }
+  const char* connecting_stage() const override { return "connecting gda queue pairs"; }
+  const char* missing_on_a_pe() const override { return "has no usable RDMA device"; }
+  bool wanted(const setup_view& v) const override { return gda::wanted(v.settings, v.boot); }
+  bool takes_every_peer(const config::settings& s) const override { return forced(s); }
+  std::size_t plan_heap_area(const setup_view& v, std::size_t offset) override;
   // Opens the NIC. Returns false with `why` when there is none to use (no RDMA device, rdma-core
-  // missing); throws when the model plugin cannot be loaded or the chosen device fails.
-  bool open(const config::settings& s, const bootstrap& boot, gpu::backend& backend, const std::string& gpu_bus_id,
-            std::string* why);
-
-  // Collective over every PE (each calls it, gda peers or not): registers the heap, creates and
-  // connects a QP per (context, gda peer), fills the rings' templates and the device tables.
-  // `over_gda[pe]` says which PEs this PE reaches over gda; it must be symmetric.
-  void connect(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap, std::size_t heap_bytes,
-               std::size_t area_offset, const std::vector<bool>& over_gda);
-
+  // missing); throws when gda is forced without one, the build has no GPU, the model plugin
+  // cannot be loaded or the chosen device fails.
+  bool open(const setup_view& v, std::string* why) override;
+  peer_info peer_entry() const override {
+    return {nullptr, static_cast<std::uint32_t>(gio::transport::gda), peer_native_atomics};
+  }
+  // Registers the heap, creates and connects a QP per (context, gda peer), fills the rings'
+  // templates and the device tables; every PE calls it, gda peers or not.
+  void connect(const setup_view& v, char* heap, std::size_t heap_bytes, const std::vector<peer_info>& peers) override;
+  void publish(device_handle& h) const override { h.gda = table_device_; }
+  void quiet(gpu::backend& backend, const device_handle& h, const stream_t* stream) override {
+    backend.quiet_network(h, stream);
+  }
   // Stops the NIC engine / proxy and frees what connect made. Safe to call twice.
-  void close(gpu::backend& backend) noexcept;
+  void close(gpu::backend& backend) noexcept override;
+  std::string report(const config::settings& s, const transport_state& state) const override;
+  int reserved_multiprocessors() const override { return is_model() ? 1 : 0; }
 
   const gda_table* device_table() const { return table_device_; }
   const std::string& description() const { return description_; }
@@ -82,7 +101,14 @@ class transport {
   const std::string& hdp() const { return hdp_; }              // HDP flushes on, or why not, for gio-info
 
  private:
+  bool open_nic(const config::settings& s, const bootstrap& boot, gpu::backend& backend, const std::string& gpu_bus_id,
+                std::string* why);
+  // `over_gda[pe]` says which PEs this PE reaches over gda; it must be symmetric.
+  void connect_queues(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap,
+                      std::size_t heap_bytes, const std::vector<bool>& over_gda);
+
   std::unique_ptr<nic> card_;
+  std::size_t area_offset_ = 0;  // its part of gio's heap area (plan_heap_area)
   void* plugin_ = nullptr;  // dlopen handle of the model
   std::string description_;
   gda_mode mode_ = gda_mode::direct;
