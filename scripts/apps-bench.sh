@@ -41,6 +41,7 @@ pe_counts=1
 [ "$gpus" -ge 2 ] && pe_counts="1 2"
 [ "$gpus" -gt 2 ] && pe_counts="$pe_counts $gpus"
 most=${pe_counts##* }
+lock_gpu_build || exit 2
 if [ ! -f "$build/build.ninja" ]; then
   configure_gpu_build >"$out/configure.log" 2>&1 || exit 1
 fi

@@ -2,6 +2,7 @@
 # environment they need there and the one Release CUDA build they share.
 #   repo, build                 the repository and the build folder (GIO_BUILD_DIR, default build-gpu)
 #   configure_gpu_build         cmake's configure of that build (tests, benchmarks and apps)
+#   lock_gpu_build              that build folder for this script alone (another run on it stops)
 #   outdir_of DIR               DIR made and absolute, for the scripts' first argument
 #   under_mps GPUS COMMAND...   COMMAND on GPUS (CUDA_VISIBLE_DEVICES) under an MPS daemon of its own
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,6 +14,18 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_va
 configure_gpu_build() {
   cmake -S "$repo" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGIO_GPU=cuda -DGIO_BUILD_TESTS=ON \
     -DGIO_BUILD_BENCH=ON
+}
+
+# The build folder for this script alone until it exits: a second gpu-check or apps-bench on the
+# same folder would configure and build it again underneath the first (both start their builds
+# over, and the device call runs out). Another run waits for nothing: it stops and says so.
+lock_gpu_build() {
+  mkdir -p "$build" || return 2
+  exec {gio_build_lock}>"$build/.gio-script.lock"
+  if ! flock -n "$gio_build_lock"; then
+    echo "$(basename "$0"): another gpu-check.sh or apps-bench.sh is using $build; wait for it, or give this one its own build folder (GIO_BUILD_DIR)" >&2
+    return 2
+  fi
 }
 
 # The scripts take OUTDIR first: an option in its place (apps-bench.sh --jacobi-only OUT) is a

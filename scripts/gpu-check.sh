@@ -23,11 +23,13 @@
 #   --archive packs OUTDIR into FILE.tgz after every step and every 15 s during one: a run cut
 #   off by a time limit still leaves everything so far in one file, the running step's log and
 #   its name in summary.txt included (the device machines return only a few files from a run).
+#   Two runs on one build folder at once are refused (the second stops at once): run phases one
+#   after another, or give each run its own GIO_BUILD_DIR.
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
 [ $# -ge 1 ] || { usage; exit 2; }
 case "$1" in -h|--help) usage; exit 0 ;; esac
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
@@ -109,6 +111,7 @@ stop_packer() {
   packer_pid=
 }
 
+lock_gpu_build || exit 2
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 { nvidia-smi; nvidia-smi topo -m; } >"$out/machine.txt" 2>&1
 echo "gpu-check: $gpus GPU(s); output in $out"
