@@ -26,7 +26,8 @@
 //            first such fence or remote access after memset (docs/results.md, "Four GPUs",
 //            session 24) a matter of the local phase's footprint? `target` (only the peer sweeps
 //            its own 1 GiB) and `both` (both sweep, as every GPU does in memset) ask whether it is
-//            the peer's local phase instead.
+//            the peer's local phase instead; `sweep-r` and `both-r` time a remote fetch_add before
+//            the fence, the order of a worker's failed steal and the close step that stalls.
 // Medians of 5-7 launches; docs/memory-model.md and docs/results.md cite the output.
 #include <mpi.h>
 #include <algorithm>
@@ -217,10 +218,12 @@ __global__ void sweep_for(std::uint64_t* local, std::size_t local_words, std::ui
 }
 
 // `busy`: every thread adds to `local` (local_words words of it) until the gap is over; else only
-// thread 0 waits. Then thread 0 of block 0 times a system-scope fence, then two remote fetch_adds
-// in a row (each waited for: its answer is stored to out[3] before the clock is read again).
+// thread 0 waits. Then thread 0 of block 0 times three steps: a system-scope fence and two remote
+// fetch_adds in a row, or (remote_first, the order of a gio::ws thief's failed steal and then its
+// close) a remote fetch_add, the fence, a fetch_add. Each fetch_add is waited for: its answer is
+// stored to out[3] before the clock is read again.
 __global__ void after_silence(std::uint64_t* remote, std::uint64_t* local, std::size_t local_words, std::uint64_t gap_ns,
-                              bool busy, unsigned long long* out) {
+                              bool busy, bool remote_first, unsigned long long* out) {
   const std::uint64_t start = gio::platform::timer_ns();
   if (busy) {
     std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -232,10 +235,12 @@ __global__ void after_silence(std::uint64_t* remote, std::uint64_t* local, std::
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   while (gio::platform::timer_ns() - start < gap_ns) {}
   unsigned long long t[4];
-  t[0] = gio::platform::timer_ns();
-  gio::platform::fence_acq_rel_system();
-  for (int k = 1; k < 3; ++k) {
+  for (int k = 0; k < 3; ++k) {
     t[k] = gio::platform::timer_ns();
+    if (k == (remote_first ? 1 : 0)) {
+      gio::platform::fence_acq_rel_system();
+      continue;
+    }
     std::uint64_t v;
     asm volatile("atom.relaxed.sys.add.u64 %0, [%1], 1;" : "=l"(v) : "l"(remote) : "memory");
     static_cast<volatile unsigned long long*>(out)[3] = v;
@@ -405,37 +410,40 @@ int main(int argc, char** argv) {
       std::uint64_t* local;  // what PE 0's SMs add to during the gap (null: one thread waits)
       std::size_t words;
       bool peer_sweeps;      // PE 1 adds to its own 1 GiB meanwhile
+      bool remote_first;     // a remote fetch_add before the fence (after_silence)
     };
-    const silence_mode modes[] = {{"quiet", nullptr, 0, false},
-                                  {"busy", spread + (std::size_t{2} << 20) / 8, busy_words, false},
-                                  {"sweep", sweep, sweep_words, false},
-                                  {"target", nullptr, 0, true},
-                                  {"both", sweep, sweep_words, true}};
+    const silence_mode modes[] = {{"quiet", nullptr, 0, false, false},
+                                  {"busy", spread + (std::size_t{2} << 20) / 8, busy_words, false, false},
+                                  {"sweep", sweep, sweep_words, false, false},
+                                  {"target", nullptr, 0, true, false},
+                                  {"both", sweep, sweep_words, true, false},
+                                  {"sweep-r", sweep, sweep_words, false, true},
+                                  {"both-r", sweep, sweep_words, true, true}};
     for (const silence_mode& mode : modes)
       for (std::uint64_t gap_us : {0, 10, 30, 100, 300, 1000, 3000}) {
         const bool busy = mode.local != nullptr;
-        std::vector<double> fence, first, next;
+        std::vector<double> step[3];  // after_silence's three steps, in its order
         for (int rep = 0; rep < 9; ++rep) {
           gio::shmem_barrier_all();
           if (me == 0)
             after_silence<<<busy ? sms : 1, busy ? 256 : 32>>>(rspread + 8, mode.local, mode.words, gap_us * 1000, busy,
-                                                               times);
+                                                               mode.remote_first, times);
           else if (mode.peer_sweeps)
             sweep_for<<<sms, 256>>>(sweep, sweep_words, gap_us * 1000);
           cudaDeviceSynchronize();
           if (me != 0) continue;
           unsigned long long ns[3];
           cudaMemcpy(ns, times, 24, cudaMemcpyDeviceToHost);
-          fence.push_back(ns[0] / 1000.0);
-          first.push_back(ns[1] / 1000.0);
-          next.push_back(ns[2] / 1000.0);
+          for (int k = 0; k < 3; ++k) step[k].push_back(ns[k] / 1000.0);
         }
         if (me != 0) continue;
-        for (auto* v : {&fence, &first, &next}) std::sort(v->begin(), v->end());
-        std::printf("silence %-6s gap %5llu us: fence.sys %.2f us (max %.2f), first remote fetch_add %.2f us (max %.2f), "
-                    "the next %.2f us\n",
-                    mode.name, static_cast<unsigned long long>(gap_us), fence[4], fence.back(), first[4], first.back(),
-                    next[4]);
+        for (auto& v : step) std::sort(v.begin(), v.end());
+        const char* names[2][3] = {{"fence.sys", "first remote fetch_add", "the next"},
+                                   {"first remote fetch_add", "then fence.sys", "the next fetch_add"}};
+        const auto& name = names[mode.remote_first ? 1 : 0];
+        std::printf("silence %-7s gap %5llu us: %s %.2f us (max %.2f), %s %.2f us (max %.2f), %s %.2f us\n", mode.name,
+                    static_cast<unsigned long long>(gap_us), name[0], step[0][4], step[0].back(), name[1], step[1][4],
+                    step[1].back(), name[2], step[2][4]);
       }
     cudaFree(times);
     cudaFree(sweep);
