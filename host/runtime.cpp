@@ -116,8 +116,8 @@ void allocate_heap(runtime& r) {
   r.team_sync_offset = round_up(probe_offset + sizeof(std::uint64_t), 64);
   r.internal_bytes = round_up(r.team_sync_offset + team_sync_area_bytes(r.settings.max_teams, n), 4096);
   for (runtime::network_slot& net : r.networks) {
-    net.state.wanted = net.transport->wanted(view_of(r));
-    if (net.state.wanted) r.internal_bytes += net.transport->plan_heap_area(view_of(r), r.internal_bytes);
+    net.state.wanted = net.transport->wanted(r.settings, *r.boot);
+    if (net.state.wanted) r.internal_bytes += net.transport->plan_heap_area(r.settings, n, r.internal_bytes);
   }
   if (r.settings.symmetric_size > (std::size_t(1) << 50))
     throw std::runtime_error("GIO_SYMMETRIC_SIZE=" + config::format_size(r.settings.symmetric_size) +

@@ -45,12 +45,13 @@ class host_transport {
   // Why a PE that could not open it is without it, after "PE n " ("has no usable RDMA device").
   virtual const char* missing_on_a_pe() const = 0;
 
-  // Whether this job uses it at all; the same answer on every PE (it shapes gio's heap area).
-  virtual bool wanted(const setup_view& v) const = 0;
+  // Whether this job uses it at all; the same answer on every PE (it shapes gio's heap area), so
+  // it sees only what every PE knows alike.
+  virtual bool wanted(const config::settings& s, const bootstrap& boot) const = 0;
   // Every other PE through it, whatever load/store could reach (GIO_TRANSPORT=gda|ikn).
   virtual bool takes_every_peer(const config::settings& s) const = 0;
-  // Bytes of gio's heap area it needs at `offset`, computed from what every PE knows alike.
-  virtual std::size_t plan_heap_area(const setup_view& v, std::size_t offset) = 0;
+  // Bytes of gio's heap area it needs at `offset`: the same on every PE, like `wanted`.
+  virtual std::size_t plan_heap_area(const config::settings& s, int n_pes, std::size_t offset) = 0;
   // Opens this PE's side. Returns false with `why` when this PE cannot serve it; throws when
   // that is an error (it was forced) or the transport failed.
   virtual bool open(const setup_view& v, std::string* why) = 0;

@@ -111,9 +111,9 @@ bool use_hdp(const std::string& setting, const std::vector<hdp_card>& cards, int
 transport::transport() = default;
 transport::~transport() = default;  // close() is called by the runtime, with its backend
 
-std::size_t transport::plan_heap_area(const setup_view& v, std::size_t offset) {
+std::size_t transport::plan_heap_area(const config::settings& s, int n_pes, std::size_t offset) {
   area_offset_ = offset;
-  return gda::plan_heap_area(v.settings, v.boot.size()).bytes;
+  return gda::plan_heap_area(s, n_pes).bytes;
 }
 
 bool transport::open(const setup_view& v, std::string* why) {

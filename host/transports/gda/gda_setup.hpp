@@ -70,9 +70,9 @@ class transport final : public host_transport {
   const char* opening_stage() const override { return "opening the NIC for gda"; }
   const char* connecting_stage() const override { return "connecting gda queue pairs"; }
   const char* missing_on_a_pe() const override { return "has no usable RDMA device"; }
-  bool wanted(const setup_view& v) const override { return gda::wanted(v.settings, v.boot); }
+  bool wanted(const config::settings& s, const bootstrap& boot) const override { return gda::wanted(s, boot); }
   bool takes_every_peer(const config::settings& s) const override { return forced(s); }
-  std::size_t plan_heap_area(const setup_view& v, std::size_t offset) override;
+  std::size_t plan_heap_area(const config::settings& s, int n_pes, std::size_t offset) override;
   // Opens the NIC. Returns false with `why` when there is none to use (no RDMA device, rdma-core
   // missing); throws when gda is forced without one, the build has no GPU, the model plugin
   // cannot be loaded or the chosen device fails.
