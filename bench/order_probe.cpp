@@ -207,14 +207,19 @@ __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area
   *out = gio::platform::timer_ns() - t0;
 }
 
-// The peer's side of `target` and `both`: every thread adds to `local` for gap_ns.
-__global__ void sweep_for(std::uint64_t* local, std::size_t local_words, std::uint64_t gap_ns) {
-  const std::uint64_t start = gio::platform::timer_ns();
+// Every thread of the grid adds to `local` (local_words words of it, in turn) until gap_ns after
+// `start`.
+__device__ void add_until(std::uint64_t* local, std::size_t local_words, std::uint64_t start, std::uint64_t gap_ns) {
   std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;
   while (gio::platform::timer_ns() - start < gap_ns) {
     asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(local + i % local_words) : "memory");
     i += gridDim.x * blockDim.x;
   }
+}
+
+// The peer's side of `target` and `both`.
+__global__ void sweep_for(std::uint64_t* local, std::size_t local_words, std::uint64_t gap_ns) {
+  add_until(local, local_words, gio::platform::timer_ns(), gap_ns);
 }
 
 // `busy`: every thread adds to `local` (local_words words of it) until the gap is over; else only
@@ -225,13 +230,7 @@ __global__ void sweep_for(std::uint64_t* local, std::size_t local_words, std::ui
 __global__ void after_silence(std::uint64_t* remote, std::uint64_t* local, std::size_t local_words, std::uint64_t gap_ns,
                               bool busy, bool remote_first, unsigned long long* out) {
   const std::uint64_t start = gio::platform::timer_ns();
-  if (busy) {
-    std::size_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    while (gio::platform::timer_ns() - start < gap_ns) {
-      asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(local + i % local_words) : "memory");
-      i += gridDim.x * blockDim.x;
-    }
-  }
+  if (busy) add_until(local, local_words, start, gap_ns);
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   while (gio::platform::timer_ns() - start < gap_ns) {}
   unsigned long long t[4];

@@ -601,8 +601,7 @@ namespace {
 // Whether host RMA to `pe` goes through a network transport: reachable, nothing mapped to copy
 // through (a PE out of range is reachable_heap's error).
 bool over_network(const runtime& r, int pe) {
-  return pe >= 0 && pe < r.boot->size() && !r.peers[pe].heap_base &&
-         r.peers[pe].transport != static_cast<std::uint32_t>(transport::none);
+  return pe >= 0 && pe < r.boot->size() && !r.peers[pe].heap_base && device_reachable(r, pe);
 }
 
 // A host put/get: a copy through the mapped heap, or over a network a one-workgroup kernel running the

@@ -90,15 +90,8 @@ class transport final : public host_transport {
   // Stops the NIC engine / proxy and frees what connect made. Safe to call twice.
   void close(gpu::backend& backend) noexcept override;
   std::string report(const config::settings& s, const transport_state& state) const override;
-  int reserved_multiprocessors() const override { return is_model() ? 1 : 0; }
-
-  const gda_table* device_table() const { return table_device_; }
-  const std::string& description() const { return description_; }
-  bool is_model() const { return card_ && card_->is_model(); }
-  gda_mode mode() const { return mode_; }
-  int contexts() const { return contexts_; }
-  const std::string& doorbells() const { return doorbells_; }  // who rings the NIC, for gio-info
-  const std::string& hdp() const { return hdp_; }              // HDP flushes on, or why not, for gio-info
+  // The software NIC model's engine runs on one multiprocessor.
+  int reserved_multiprocessors() const override { return card_ && card_->is_model() ? 1 : 0; }
 
  private:
   bool open_nic(const config::settings& s, const bootstrap& boot, gpu::backend& backend, const std::string& gpu_bus_id,
@@ -128,8 +121,8 @@ class transport final : public host_transport {
   // CPU-assisted doorbells: one mailbox per QP in mapped host memory, a cache line apart.
   static constexpr std::size_t mailbox_stride = 64;
   std::uint64_t* mailboxes_ = nullptr;
-  std::string doorbells_;
-  std::string hdp_;
+  std::string doorbells_;  // who rings the NIC, for gio-info
+  std::string hdp_;        // HDP flushes on, or why not, for gio-info
   std::uint32_t* hdp_emulated_ = nullptr;  // GIO_GDA_HDP=emulate: the word standing in for the register
 };
 
