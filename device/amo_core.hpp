@@ -8,6 +8,7 @@
 // peer_native_atomics, probed at init; GIO_ATOMICS=cas clears it everywhere), every
 // read-modify-write becomes a compare-and-swap loop, which only needs CAS from the link
 // (MGWS thesis: PCIe lacks OR and friends). Atomics order nothing by themselves: fence/quiet do.
+// On the heap's atomics area every PE's atomics go through the NIC (transports::atomic_route).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +27,7 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "gio atomics work on 4- and 8-byte types");
   check_symmetric(c, dest, sizeof(T), call, loc);
   check_aligned(c, dest, sizeof(T), call, loc);
-  const peer_route where = route_team_pe(c, pe, call, loc);
+  const peer_route where = transports::atomic_route(c, route_team_pe(c, pe, call, loc), dest);
   return transports::over(where, [&](auto t) {
     return decltype(t)::amo(c, where, op, dest, value, cond, call, loc);
   });

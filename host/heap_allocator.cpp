@@ -29,7 +29,7 @@ heap_allocator::heap_allocator(std::size_t capacity, std::size_t min_alignment)
   if (usable > 0) free_.emplace(0, usable);
 }
 
-std::optional<std::size_t> heap_allocator::allocate(std::size_t size, std::size_t alignment) {
+std::optional<std::size_t> heap_allocator::allocate(std::size_t size, std::size_t alignment, end from) {
   if (alignment == 0) alignment = min_alignment_;
   if (!is_power_of_two(alignment)) {
     throw std::invalid_argument("heap_allocator: alignment " + std::to_string(alignment) +
@@ -39,20 +39,36 @@ std::optional<std::size_t> heap_allocator::allocate(std::size_t size, std::size_
   const auto block_size = align_up(std::max<std::size_t>(size, 1), min_alignment_);
   if (!block_size) return std::nullopt;
 
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    const std::size_t free_start = it->first;
-    const std::size_t free_end = free_start + it->second;
+  // Where a block would start in the free block [free_start, free_end), or nullopt.
+  const auto place = [&](std::size_t free_start, std::size_t free_end) -> std::optional<std::size_t> {
+    if (free_end - free_start < *block_size) return std::nullopt;
+    if (from == end::high) {
+      const std::size_t start = (free_end - *block_size) & ~(alignment - 1);
+      return start >= free_start ? std::optional<std::size_t>(start) : std::nullopt;
+    }
     const auto start = align_up(free_start, alignment);
-    if (!start || *start > free_end || free_end - *start < *block_size) continue;
-
-    // Split the free block into [free_start, start) and [start + block_size, free_end).
-    free_.erase(it);
-    if (*start > free_start) free_.emplace(free_start, *start - free_start);
-    const std::size_t end = *start + *block_size;
-    if (end < free_end) free_.emplace(end, free_end - end);
-    live_.emplace(*start, *block_size);
+    if (!start || *start > free_end || free_end - *start < *block_size) return std::nullopt;
     return start;
+  };
+  const auto take = [&](std::map<std::size_t, std::size_t>::iterator it, std::size_t start) {
+    // Split the free block into [free_start, start) and [start + block_size, free_end).
+    const std::size_t free_start = it->first, free_end = it->first + it->second;
+    free_.erase(it);
+    if (start > free_start) free_.emplace(free_start, start - free_start);
+    const std::size_t stop = start + *block_size;
+    if (stop < free_end) free_.emplace(stop, free_end - stop);
+    live_.emplace(start, *block_size);
+    return start;
+  };
+  if (from == end::high) {
+    for (auto it = free_.end(); it != free_.begin();) {
+      --it;
+      if (const auto start = place(it->first, it->first + it->second)) return take(it, *start);
+    }
+    return std::nullopt;
   }
+  for (auto it = free_.begin(); it != free_.end(); ++it)
+    if (const auto start = place(it->first, it->first + it->second)) return take(it, *start);
   return std::nullopt;
 }
 

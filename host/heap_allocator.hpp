@@ -14,9 +14,13 @@ class heap_allocator {
   // Every block starts at a multiple of min_alignment (power of two) and has a size that is one.
   explicit heap_allocator(std::size_t capacity, std::size_t min_alignment = 256);
 
+  // Which end of the heap a block is taken from: `low` is first fit from offset 0; `high` is the
+  // highest place that fits, so that such blocks gather at the top, away from the others
+  // (shmem_malloc_with_hints' atomics area, runtime.cpp).
+  enum class end { low, high };
   // Offset of a new block of `size` bytes aligned to `alignment` (power of two, or 0 = default),
   // or nullopt when no free block fits. size 0 gets a minimal block (distinct offsets).
-  std::optional<std::size_t> allocate(std::size_t size, std::size_t alignment = 0);
+  std::optional<std::size_t> allocate(std::size_t size, std::size_t alignment = 0, end from = end::low);
   // Releases the block that starts at `offset`; false if no live block starts there.
   bool release(std::size_t offset);
 

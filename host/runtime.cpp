@@ -279,6 +279,23 @@ void publish_handle(runtime& r) {
 
 // --- the collective heap ---------------------------------------------------------------------
 
+// The handle's atomics area: from the lowest block of shmem_malloc_with_hints(SHMEM_MALLOC_ATOMICS_
+// REMOTE) to the end of the highest (they gather at the heap's top end, so little else lies
+// between), while a network transport is on; the same on every PE, since the blocks are symmetric.
+// Kernels launched with a handle taken before a change keep the area they were given.
+void refresh_atomics_area(runtime& r) {
+  bool network = false;
+  r.each_network_on([&](transports::host_transport&) { network = true; });
+  r.handle.atomics_area_offset = 0;
+  r.handle.atomics_area_bytes = 0;
+  if (!network || r.atomics_blocks.empty()) return;
+  const std::size_t first = *r.atomics_blocks.begin();
+  std::size_t end = first;
+  for (std::size_t offset : r.atomics_blocks) end = std::max(end, offset + r.allocator->block_size(offset));
+  r.handle.atomics_area_offset = first;
+  r.handle.atomics_area_bytes = end - first;
+}
+
 enum class collective_kind : std::uint32_t { malloc = 1, calloc, align, free };
 const char* collective_name(collective_kind k) {
   switch (k) {
@@ -322,7 +339,8 @@ void check_collective_call(runtime& r, collective_kind kind, std::uint64_t size,
 }
 
 // `overflowed`: shmem_calloc's count x size did not fit; every PE still takes part.
-void* collective_allocate(collective_kind kind, std::size_t size, std::size_t alignment, bool overflowed = false) {
+void* collective_allocate(collective_kind kind, std::size_t size, std::size_t alignment, bool overflowed = false,
+                          heap_allocator::end from = heap_allocator::end::low) {
   runtime& r = running(collective_name(kind));
   check_collective_call(r, kind, size, alignment);
   ++r.collective_calls;
@@ -337,7 +355,7 @@ void* collective_allocate(collective_kind kind, std::size_t size, std::size_t al
     r.boot->barrier();
     return nullptr;
   }
-  const auto offset = r.allocator->allocate(size, alignment);
+  const auto offset = r.allocator->allocate(size, alignment, from);
   if (!offset) {
     std::fprintf(stderr, "gio: PE %d: %s: symmetric heap exhausted: %s (GIO_SYMMETRIC_SIZE=%s)\n", r.pe(),
                  collective_name(kind), r.allocator->describe_shortage(size).c_str(),
@@ -544,6 +562,7 @@ void shmem_free(void* ptr) {
   if (!in_heap || offset < r.internal_bytes || !r.allocator->release(offset))
     throw error(r.pe(), "shmem_free: " + std::to_string(reinterpret_cast<std::uintptr_t>(ptr)) +
                             " was not returned by shmem_malloc/calloc/align (or was freed already)");
+  if (r.atomics_blocks.erase(offset)) refresh_atomics_area(r);
 }
 
 void* shmem_realloc(void* ptr, std::size_t size) {
@@ -557,7 +576,9 @@ void* shmem_realloc(void* ptr, std::size_t size) {
   const std::size_t old_bytes =
       p >= r.heap && p < r.heap + r.heap_bytes ? r.allocator->block_size(static_cast<std::size_t>(p - r.heap)) : 0;
   // Every PE allocates (collectively) before any reports a bad pointer, so none is left waiting.
-  void* fresh = shmem_malloc(size);
+  // A block of the atomics area stays in it.
+  const bool atomics = p >= r.heap && r.atomics_blocks.count(static_cast<std::size_t>(p - r.heap)) != 0;
+  void* fresh = atomics ? shmem_malloc_with_hints(size, SHMEM_MALLOC_ATOMICS_REMOTE) : shmem_malloc(size);
   if (!fresh) return nullptr;
   if (old_bytes == 0) {
     shmem_free(fresh);
@@ -572,11 +593,18 @@ void* shmem_realloc(void* ptr, std::size_t size) {
 void* shmem_malloc_with_hints(std::size_t size, long hints) {
   runtime& r = running("shmem_malloc_with_hints");
   const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
-  void* block = shmem_malloc(size);  // first, collectively: a bad hint must not leave PEs waiting
+  const bool atomics = (hints & SHMEM_MALLOC_ATOMICS_REMOTE) != 0;
+  // First, collectively: a bad hint must not leave PEs waiting.
+  void* block = collective_allocate(collective_kind::malloc, size, 0, false,
+                                    atomics ? heap_allocator::end::high : heap_allocator::end::low);
   if (hints & ~known) {
     shmem_free(block);
     throw error(r.pe(), "shmem_malloc_with_hints: hints " + std::to_string(hints) +
                             " hold bits outside SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE");
+  }
+  if (block && atomics) {
+    r.atomics_blocks.insert(static_cast<std::size_t>(static_cast<char*>(block) - r.heap));
+    refresh_atomics_area(r);
   }
   return block;
 }

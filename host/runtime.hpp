@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct runtime {
   std::size_t internal_bytes = 0;  // gio's part at its start
   std::size_t team_sync_offset = 0;  // the teams' areas: max_teams x team_area_bytes(n_pes) bytes
   std::unique_ptr<heap_allocator> allocator;
+  // Offsets of the live blocks of shmem_malloc_with_hints(SHMEM_MALLOC_ATOMICS_REMOTE): the
+  // handle's atomics area covers them (runtime.cpp, refresh_atomics_area).
+  std::set<std::size_t> atomics_blocks;
   std::vector<transports::p2p::connection> connections;  // one per PE
   // The network transports (GIO_TRANSPORT, other nodes), each on when every PE opened it.
   struct network_slot {

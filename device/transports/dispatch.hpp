@@ -43,6 +43,18 @@ template <class F> GIO_DEVICE decltype(auto) over(const detail::peer_route& wher
   return f(p2p::ops{});
 }
 
+// The route of an atomic on symmetric `dest`: a word of the heap's atomics area
+// (device_handle::atomics_area_*: shmem_malloc_with_hints(SHMEM_MALLOC_ATOMICS_REMOTE) while a
+// network transport is on) takes the network whatever else reaches its PE, this PE included (a
+// loopback QP), since a NIC's atomics are not atomic with a GPU's (docs/memory-model.md).
+GIO_DEVICE detail::peer_route atomic_route(const ctx& c, detail::peer_route where, const void* dest) {
+  if constexpr (gda::compiled_in) {
+    const auto offset = static_cast<std::uint64_t>(static_cast<const char*>(dest) - c.h.heap_base);
+    if (offset - c.h.atomics_area_offset < c.h.atomics_area_bytes) where.via = detail::device_transport::gda;
+  }
+  return where;
+}
+
 // f(ops) for every transport compiled in, in a fixed order.
 template <class F> GIO_DEVICE void each(F&& f) {
   f(p2p::ops{});

@@ -6,7 +6,7 @@
 //   device  handle, ctx, ctx_storage, open_wg(handle, storage) -> const ctx&, my_pe(ctx),
 //           fetch / fetch_add / fetch_or / add / set on a uint64 word of a PE (atomics),
 //           get_wg (whole workgroup, complete on return), fence (release to every PE)
-//   host    my_pe, n_pes, barrier_all, allocate / release (symmetric, 4 KiB aligned),
+//   host    my_pe, n_pes, barrier_all, allocate / release (symmetric, 256-byte aligned),
 //           over_every_pe(value, min|max), distance(pe) (0 this GPU, 1 this node, 2 another
 //           node), unstealable(pe) ("" or why thieves cannot reach it), kernel_handle,
 //           wait_timeout_ns, max_coresident(kernel, threads, shared), launch (all co-resident),
@@ -57,7 +57,9 @@ struct gio_comm {
   static int my_pe() { return shmem_my_pe(); }
   static int n_pes() { return shmem_n_pes(); }
   static void barrier_all() { shmem_barrier_all(); }
-  static void* allocate(std::size_t bytes) { return shmem_align(4096, bytes); }
+  // The queues' area takes thieves' atomics from every PE, other nodes' through the NIC: in the
+  // heap's atomics area, every PE's atomics on its words go through the NIC as well (host.hpp).
+  static void* allocate(std::size_t bytes) { return shmem_malloc_with_hints(bytes, SHMEM_MALLOC_ATOMICS_REMOTE); }
   static void release(void* p) { shmem_free(p); }
   // Collective: `mine` combined over every PE, through a symmetric scratch pair.
   static long long over_every_pe(long long mine, reduce_op op) {
@@ -74,13 +76,12 @@ struct gio_comm {
     const peer_report r = shmem_peer_report(pe);
     return pe == shmem_my_pe() || (r.caps & peer_same_device) ? 0 : r.how == transport::p2p ? 1 : 2;
   }
-  // Over gda a word updated by other nodes' NIC atomics and by this node's GPU atomics (the
-  // owner's lock, near thieves' claims) is not atomic (docs/memory-model.md, "Through the NIC"),
-  // and gio does not route the node's atomics through the NIC yet: refuse rather than lose tasks.
+  // A PE over gda needs the network path in the worker kernels (a program built with
+  // GIO_DEVICE_GDA=0 has none; apps/worksteal's `worksteal` is, `worksteal-gda` is not).
   static std::string unstealable(int pe) {
-    if (shmem_peer_report(pe).how != transport::gda) return "";
-    return "PE " + std::to_string(pe) + " is reached over gda, which needs this node's atomics on the queue words "
-           "routed through the NIC; gio does not do that yet";
+    if (shmem_peer_report(pe).how != transport::gda || transports::gda::compiled_in) return "";
+    return "PE " + std::to_string(pe) + " is reached over gda, but this program's kernels were compiled without the "
+           "network path (GIO_DEVICE_GDA=0)";
   }
   static handle kernel_handle() { return shmem_device_handle(); }
   static std::uint64_t wait_timeout_ns() { return shmem_device_handle().wait_timeout_ns; }

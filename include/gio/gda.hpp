@@ -4,8 +4,9 @@
 // device/transports/gda/; the host side that fills them, host/transports/gda/.
 //
 // Shape: a pool of network contexts (GIO_GDA_CONTEXTS); a workgroup uses context
-// wg_id % contexts. Each context owns one RC queue pair, with its own CQ, to every PE reached
-// over the network (`qps_per_context` of them, indexed by gda_peer::qp_slot). Every QP's SQ slot
+// wg_id % contexts. Each context owns one RC queue pair, with its own CQ, to every PE, itself
+// included (`qps_per_context` of them, indexed by gda_peer::qp_slot): the peer table sends only
+// other nodes' PEs this way, the heap's atomics area every PE (handle.hpp). Every QP's SQ slot
 // is pre-templated by the host (templates/mlx5_wqe.hpp); device code patches and rings.
 #pragma once
 #include <cstddef>
@@ -71,7 +72,7 @@ static_assert(sizeof(gda_qp) == 128, "gda_qp layout is shared by host and device
 // How one PE is reached over gda.
 struct gda_peer {
   std::uint64_t heap_address;  // the peer's heap base as its NIC addresses it (remote VA)
-  std::int32_t qp_slot;        // index of its QP within every context, or -1: not a gda peer
+  std::int32_t qp_slot;        // index of its QP within every context, or -1: none
   std::uint32_t pad;
 };
 static_assert(sizeof(gda_peer) == 16, "gda_peer layout is shared by host and device");

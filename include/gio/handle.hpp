@@ -31,7 +31,7 @@ struct peer_info {
 };
 static_assert(sizeof(peer_info) == 16, "peer_info is shared with device code");
 
-inline constexpr std::uint32_t handle_abi_version = 7;  // 7: reduce scratch blocks of 2 KiB (team.hpp)
+inline constexpr std::uint32_t handle_abi_version = 8;  // 8: the atomics area (atomics_area_*)
 
 struct gda_table;  // gio/gda.hpp
 
@@ -59,9 +59,15 @@ struct alignas(16) device_handle {
   const team_info* teams;     // max_teams entries, in GPU memory; index = shmem_team_t
   std::uint64_t world_sync_offset;  // teams[SHMEM_TEAM_WORLD].sync_offset, without a table load
   const gda_table* gda;       // the GDA transport's tables in GPU memory, or nullptr when no PE is reached over it
+  // The heap's atomics area: the offsets [atomics_area_offset, + atomics_area_bytes) holding every
+  // block of shmem_malloc_with_hints(SHMEM_MALLOC_ATOMICS_REMOTE), while a network transport is on
+  // (else 0 bytes). Every PE's atomics on a word there go through the NIC, its own included, so
+  // that they are atomic with the NIC atomics of other nodes (docs/memory-model.md, "atomics").
+  std::uint64_t atomics_area_offset;
+  std::uint64_t atomics_area_bytes;
 };
 static_assert(std::is_trivially_copyable_v<device_handle>, "passed to kernels by value");
-static_assert(sizeof(device_handle) == 160, "device_handle layout is part of the ABI");
+static_assert(sizeof(device_handle) == 176, "device_handle layout is part of the ABI");
 static_assert(offsetof(device_handle, inline_first_pe) % 16 == 0, "the inline window header is read as one 16-byte load");
 
 }  // namespace gio

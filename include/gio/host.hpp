@@ -74,8 +74,14 @@ void shmem_free(void* ptr);
 // block; nullptr + size: shmem_malloc; size 0: shmem_free, returns nullptr. On exhaustion the old
 // block stays and nullptr is returned on every PE.
 void* shmem_realloc(void* ptr, std::size_t size);
-// Hints say how the block will be used (OpenSHMEM 1.5 §9.3.2); gio places every block alike, so
-// they change nothing, but a bit outside the defined ones is an error naming the PE.
+// Hints say how the block will be used (OpenSHMEM 1.5 §9.3.2). SHMEM_MALLOC_ATOMICS_REMOTE: a
+// block whose words take atomics from PEs on other nodes (through the NIC) as well as from this
+// node's PEs. It goes to the heap's atomics area, where, while a network transport is on, every
+// PE's atomics go through the NIC, the owner's own included, so that all of them are atomic with
+// each other (a NIC's atomics are not atomic with a GPU's: docs/memory-model.md, "atomics" under
+// "Through the NIC"); they then cost a network round trip. Kernels must be launched with a
+// shmem_device_handle() taken after the allocation. SHMEM_MALLOC_SIGNAL_REMOTE changes nothing.
+// A bit outside the defined ones is an error naming the PE.
 inline constexpr long SHMEM_MALLOC_ATOMICS_REMOTE = 1L << 0;
 inline constexpr long SHMEM_MALLOC_SIGNAL_REMOTE = 1L << 1;
 void* shmem_malloc_with_hints(std::size_t size, long hints);

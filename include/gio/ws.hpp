@@ -46,7 +46,7 @@
 //    default (gio/device/ws/comm_gio.hpp lists what a comm provides); spawn.context() is the
 //    comm's context and Spawn::comm its calls.
 //  * Errors at construction are thrown on every PE: config_error (options no GPU here can run,
-//    too many workers, PEs reached over gda, which needs atomics gio does not route yet),
+//    too many workers, a PE reached over gda by kernels compiled without the NIC path),
 //    placement_unsupported (host queues where GPU atomics on host memory are not atomic across
 //    the GPUs, probed). run() throws run_failure on every PE when a worker of any PE failed.
 #pragma once

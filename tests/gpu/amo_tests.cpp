@@ -6,6 +6,8 @@
 //  * stress: every thread of every workgroup of every PE increments one counter on PE 0; every
 //    fetched value is distinct (exactly 0..N-1) and the final count is exact;
 //  * a compare_swap spin lock taken by workgroups of every PE around a non-atomic increment;
+//  * the heap's atomics area (shmem_malloc_with_hints): exact where a NIC's atomics are not
+//    atomic with a GPU's (over the NIC model's pcie atomics);
 //  * the capability that selects native atomics or CAS loops matches GIO_ATOMICS (gpu_tests_cas
 //    runs these tests again with GIO_ATOMICS=cas, so the CAS loops get the same checks);
 //  * the host's atomics on every type.
@@ -110,6 +112,63 @@ TEST(AmoStress, OneCounterEveryThreadOfEveryPe) {
                          << " (duplicates: a lost or doubled increment)";
   }
   gio::shmem_barrier_all();  // PE 0 has read every PE's values before they are freed
+}
+
+// ---- The atomics area: every PE's atomics on one word, some through a NIC -------------------------
+// A block of shmem_malloc_with_hints(SHMEM_MALLOC_ATOMICS_REMOTE) lies in the heap's atomics area,
+// where over a network transport every PE's atomics go through the NIC, PE 0's on its own word
+// included (a loopback QP), so that they are atomic with each other even where a NIC's atomics are
+// not atomic with a GPU's. gpu_gda_atomics_area runs this over the NIC model with
+// GIO_NIC_MODEL_ATOMICS=pcie, whose atomics are a read and a later write, atomic among NIC atomics
+// only. A word of plain shmem_malloc beside it shows the hazard the area removes: there PE 0's
+// atomics are its GPU's own; its count is printed, not checked (losses are likely, not certain).
+__global__ void atomics_area_kernel(gio::device_handle h, std::uint64_t* hinted, std::uint64_t* plain, unsigned iters) {
+  const gio::ctx c = gio::ctx_default(h);
+  for (unsigned i = 0; i < iters; ++i) {
+    if ((i + gio::platform::thread_in_wg()) % 2 == 0) gio::shmem_atomic_add(c, hinted, std::uint64_t{1}, 0);
+    else (void)gio::shmem_atomic_fetch_inc(c, hinted, 0);
+    gio::shmem_atomic_add(c, plain, std::uint64_t{1}, 0);
+  }
+  gio::shmem_quiet(c);
+}
+
+TEST(AtomicsArea, EveryPesAtomicsOnOneWordAreExact) {
+  const run_info& r = run();
+  constexpr unsigned wgs = 4, threads = 32, iters = 32;
+  auto* hinted = static_cast<std::uint64_t*>(
+      gio::shmem_malloc_with_hints(sizeof(std::uint64_t), gio::SHMEM_MALLOC_ATOMICS_REMOTE));
+  ASSERT_NE(hinted, nullptr);
+  sym_buffer plain(sizeof(std::uint64_t));
+  gpu::fill(hinted, 0, sizeof(std::uint64_t));
+  // Taken after the allocation: a handle carries the area as it was when taken.
+  const gio::device_handle h = gio::shmem_device_handle();
+  const auto offset = static_cast<std::uint64_t>(reinterpret_cast<char*>(hinted) - h.heap_base);
+  const bool network = h.gda != nullptr;
+  if (network)
+    EXPECT_TRUE(offset >= h.atomics_area_offset && offset + 8 <= h.atomics_area_offset + h.atomics_area_bytes)
+        << "the block at heap offset " << offset << " is outside the atomics area [" << h.atomics_area_offset << ", +"
+        << h.atomics_area_bytes << ")";
+  else
+    EXPECT_EQ(h.atomics_area_bytes, 0u) << "an atomics area without a network transport";
+  gio::shmem_barrier_all();
+  atomics_area_kernel<<<wgs, threads>>>(h, hinted, plain.get<std::uint64_t>(), iters);
+  gpu::finish_launch("atomics_area_kernel");
+  gio::shmem_barrier_all();
+
+  std::uint64_t got[2] = {};
+  device_buffer staging(sizeof got);
+  gio::shmem_getmem(staging.get(), hinted, sizeof(std::uint64_t), 0);
+  gio::shmem_getmem(staging.get<std::uint64_t>() + 1, plain.get(), sizeof(std::uint64_t), 0);
+  gpu::to_host(got, staging.get(), sizeof got);
+  const std::uint64_t total = std::uint64_t(r.n_pes) * wgs * threads * iters;
+  EXPECT_EQ(got[0], total) << "PE 0's word of the atomics area after " << total << " atomics from " << r.n_pes
+                           << " PEs (network transport: " << (network ? "yes" : "no") << ")";
+  if (r.my_pe == 0)
+    std::printf("atomics area: %llu of %llu counted; a plain word beside it (PE 0's own atomics on the GPU): %llu\n",
+                static_cast<unsigned long long>(got[0]), static_cast<unsigned long long>(total),
+                static_cast<unsigned long long>(got[1]));
+  gio::shmem_barrier_all();
+  gio::shmem_free(hinted);
 }
 
 // ---- A compare_swap spin lock across PEs ------------------------------------------------------------

@@ -360,6 +360,30 @@ TEST(MpHost, MallocWithHintsAcceptsTheDefinedHintsAndNamesABadOne) {
   shmem_barrier_all();
 }
 
+// SHMEM_MALLOC_ATOMICS_REMOTE blocks gather at the heap's top end (the atomics area, whose atomics
+// go through the NIC while a network transport is on: none here, so the handle's area stays empty),
+// and shmem_realloc keeps a block there.
+TEST(MpHost, AtomicsRemoteBlocksGatherAtTheHeapsTop) {
+  const device_handle h0 = shmem_device_handle();
+  char* const top = h0.heap_base + h0.heap_size;
+  auto* plain = static_cast<char*>(shmem_malloc(4096));
+  auto* a = static_cast<char*>(shmem_malloc_with_hints(4096, SHMEM_MALLOC_ATOMICS_REMOTE));
+  auto* b = static_cast<char*>(shmem_malloc_with_hints(100, SHMEM_MALLOC_ATOMICS_REMOTE));
+  ASSERT_TRUE(plain && a && b);
+  EXPECT_EQ(a + 4096, top) << "the first block ends at the heap's end";
+  EXPECT_EQ(b + 256, a) << "the next lies right below it (100 bytes rounded to 256)";
+  EXPECT_LT(plain, b) << "plain blocks stay at the bottom";
+  EXPECT_EQ(shmem_device_handle().atomics_area_bytes, 0u) << "no network transport: no atomics area";
+  char* const old_b = b;
+  auto* grown = static_cast<char*>(shmem_realloc(b, 8192));
+  ASSERT_NE(grown, nullptr);
+  EXPECT_GT(grown, plain + 4096) << "a reallocated block of the area stays at the top end";
+  EXPECT_EQ(grown + 8192, old_b) << "the highest place that fits: right below the old block, live while copied";
+  shmem_free(grown);
+  shmem_free(a);
+  shmem_free(plain);
+}
+
 TEST(MpHost, InfoQueriesNameOpenShmem15AndGio) {
   int major = 0, minor = 0;
   shmem_info_get_version(&major, &minor);

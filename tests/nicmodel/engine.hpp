@@ -100,6 +100,11 @@ struct engine_view {
   std::uint32_t fault_at;       // 0, or the N-th taken WQE (from 1, all QPs) fails
   std::uint8_t fault_syndrome;  // its syndrome
   std::uint8_t pad[7];
+  // nullptr: atomics are atomic RMWs. Else (GIO_NIC_MODEL_ATOMICS=pcie) the job's one lock word:
+  // an atomic is a read and, a window later, a write of the target, atomic with respect to every
+  // engine's atomics (they all hold this lock) but not to the GPUs' own atomics, as a real NIC's
+  // atomics are executed as a PCIe read and write of GPU memory.
+  std::uint64_t* atomic_lock;
 };
 
 namespace action {
@@ -528,33 +533,69 @@ template <class Mem> GIO_HOST_DEVICE_INLINE void write_cqe(const qp_desc& d, qp_
 }
 }  // namespace detail
 
+// Loads of the target between an atomic's read and its write under GIO_NIC_MODEL_ATOMICS=pcie:
+// the window in which a GPU's own atomic on the word is lost.
+inline constexpr unsigned pcie_window_loads = 32;
+
+// An atomic as GIO_NIC_MODEL_ATOMICS=pcie executes it (engine_view::atomic_lock): under the
+// job's lock, a read, the window, then the write of next(old) unless it equals old (a compare
+// that fails writes nothing). Returns the old value.
+template <class Mem, class T, class Next>
+GIO_HOST_DEVICE_INLINE T locked_rmw(const engine_view& v, T* target, Next next) {
+  while (Mem::cas(v.atomic_lock, std::uint64_t{0}, std::uint64_t{1}) != 0) {
+  }
+  const T old = Mem::load(target);
+  for (unsigned i = 0; i < pcie_window_loads; ++i) (void)Mem::load(target);
+  const T value = next(old);
+  if (value != old) Mem::store(target, value);
+  Mem::fence();
+  Mem::store(v.atomic_lock, std::uint64_t{0});
+  return old;
+}
+
 // Phase 3 (one thread, after every thread's move): the atomic and its fetched value, a
 // system-scope fence, the CQE; the QP moves to its next WQE.
 template <class Mem>
 GIO_HOST_DEVICE_INLINE void finish(const engine_view& v, std::uint32_t q, const work& w) {
   const qp_desc& d = v.qps[q];
   qp_state& s = v.states[q];
+  const bool locked = v.atomic_lock != nullptr;
   switch (w.act) {
-    case action::fetch_add64:
-      detail::store_result<Mem>(w.fetch, Mem::fetch_add(reinterpret_cast<std::uint64_t*>(w.dst), w.operand));
+    case action::fetch_add64: {
+      auto* target = reinterpret_cast<std::uint64_t*>(w.dst);
+      const auto add = [&](std::uint64_t old) { return old + w.operand; };
+      detail::store_result<Mem>(w.fetch, locked ? locked_rmw<Mem>(v, target, add) : Mem::fetch_add(target, w.operand));
       break;
-    case action::cas64:
-      detail::store_result<Mem>(w.fetch, Mem::cas(reinterpret_cast<std::uint64_t*>(w.dst), w.compare, w.operand));
+    }
+    case action::cas64: {
+      auto* target = reinterpret_cast<std::uint64_t*>(w.dst);
+      const auto swap = [&](std::uint64_t old) { return old == w.compare ? w.operand : old; };
+      detail::store_result<Mem>(w.fetch, locked ? locked_rmw<Mem>(v, target, swap) : Mem::cas(target, w.compare, w.operand));
       break;
-    case action::fetch_add32:
-      detail::store_result<Mem>(w.fetch, Mem::fetch_add(reinterpret_cast<std::uint32_t*>(w.dst),
-                                                        static_cast<std::uint32_t>(w.operand)));
+    }
+    case action::fetch_add32: {
+      auto* target = reinterpret_cast<std::uint32_t*>(w.dst);
+      const auto operand = static_cast<std::uint32_t>(w.operand);
+      const auto add = [&](std::uint32_t old) { return old + operand; };
+      detail::store_result<Mem>(w.fetch, locked ? locked_rmw<Mem>(v, target, add) : Mem::fetch_add(target, operand));
       break;
+    }
     case action::masked_cs32: {
       auto* target = reinterpret_cast<std::uint32_t*>(w.dst);
       const auto compare = static_cast<std::uint32_t>(w.compare);
       const auto swap = static_cast<std::uint32_t>(w.operand);
-      std::uint32_t old = Mem::load(target);
-      while (((old ^ compare) & w.compare_mask) == 0) {
-        const std::uint32_t desired = (old & ~w.swap_mask) | (swap & w.swap_mask);
-        const std::uint32_t seen = Mem::cas(target, old, desired);
-        if (seen == old) break;
-        old = seen;
+      const auto desired = [&](std::uint32_t old) { return (old & ~w.swap_mask) | (swap & w.swap_mask); };
+      const auto matches = [&](std::uint32_t old) { return ((old ^ compare) & w.compare_mask) == 0; };
+      std::uint32_t old;
+      if (locked) {
+        old = locked_rmw<Mem>(v, target, [&](std::uint32_t o) { return matches(o) ? desired(o) : o; });
+      } else {
+        old = Mem::load(target);
+        while (matches(old)) {
+          const std::uint32_t seen = Mem::cas(target, old, desired(old));
+          if (seen == old) break;
+          old = seen;
+        }
       }
       detail::store_result<Mem>(w.fetch, old);
       break;

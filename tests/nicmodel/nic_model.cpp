@@ -179,7 +179,7 @@ inline constexpr std::uint32_t first_qpn = 0x100;
 
 class model_nic final : public gda::nic {
  public:
-  model_nic(const gda::collectives& boot, const fault_spec& fault) : boot_(boot), fault_(fault) {
+  model_nic(const gda::collectives& boot, const fault_spec& fault, bool pcie_atomics) : boot_(boot), fault_(fault) {
     if (boot_.n_pes < 1 || boot_.n_pes > 0xffff || boot_.my_pe < 0 || boot_.my_pe >= boot_.n_pes)
       throw std::runtime_error("bad PE " + std::to_string(boot_.my_pe) + " of " + std::to_string(boot_.n_pes));
     if (!boot_.allgather || !boot_.barrier) throw std::runtime_error("the bootstrap has no allgather/barrier");
@@ -190,6 +190,7 @@ class model_nic final : public gda::nic {
       device_ = gpu::current_device();
     }
     control_ = static_cast<control*>(zeroed_mapped(sizeof(control)));
+    if (pcie_atomics) share_atomic_lock();
   }
 
   ~model_nic() override {
@@ -200,6 +201,7 @@ class model_nic final : public gda::nic {
       gpu::release(gpu::free_pinned, q.rings.uar_host);
     }
     for (void* p : imports_) gpu::release(gpu::ipc_close, p);
+    if (lock_owned_ != nullptr) gpu::release(gpu::free_device, lock_owned_);
     if (tables_ != nullptr) gpu::release(gpu::free_device, tables_);
     if (control_ != nullptr) gpu::release(gpu::free_pinned, control_);
   }
@@ -409,6 +411,26 @@ class model_nic final : public gda::nic {
     view_.my_pe = boot_.my_pe;
     view_.fault_at = fault_.at;
     view_.fault_syndrome = fault_.syndrome;
+    view_.atomic_lock = atomic_lock_;
+  }
+
+  // GIO_NIC_MODEL_ATOMICS=pcie (collective): PE 0's lock word, mapped into every PE's engine
+  // (engine_view::atomic_lock), so that all engines' atomics exclude each other.
+  void share_atomic_lock() {
+    gpu::ipc_handle_t mine{};
+    if (boot_.my_pe == 0) {
+      lock_owned_ = zeroed_device(64);
+      mine = gpu::ipc_export(lock_owned_);
+    }
+    std::vector<gpu::ipc_handle_t> all(static_cast<std::size_t>(boot_.n_pes));
+    boot_.allgather(&mine, all.data(), sizeof mine);
+    if (boot_.my_pe == 0) {
+      atomic_lock_ = static_cast<std::uint64_t*>(lock_owned_);
+    } else {
+      void* mapped = gpu::ipc_import(all[0]);
+      imports_.push_back(mapped);
+      atomic_lock_ = static_cast<std::uint64_t*>(mapped);
+    }
   }
 
   void report(const std::string& what) const {
@@ -524,6 +546,8 @@ class model_nic final : public gda::nic {
   std::vector<qp_record> qps_;
   control* control_ = nullptr;   // pinned host
   void* tables_ = nullptr;       // device
+  void* lock_owned_ = nullptr;   // PE 0 under GIO_NIC_MODEL_ATOMICS=pcie: the lock word's allocation
+  std::uint64_t* atomic_lock_ = nullptr;  // engine_view::atomic_lock
   engine_view view_{};
   std::thread engine_;
   const bool debug_ = flag_set("GIO_NIC_MODEL_DEBUG");  // GIO_NIC_MODEL_DEBUG set, not empty or 0
@@ -552,7 +576,17 @@ extern "C" __attribute__((visibility("default"))) gio::transports::gda::nic* gio
       if (error != nullptr) *error = "gio nic model: PE " + std::to_string(boot.my_pe) + ": " + why;
       return nullptr;
     }
-    return new model_nic(boot, fault);
+    // GIO_NIC_MODEL_ATOMICS: gpu (default) executes atomics as atomic RMWs; pcie as a real NIC
+    // does with GPU memory: atomic among NIC atomics only (engine.hpp, locked_rmw).
+    const char* atomics = std::getenv("GIO_NIC_MODEL_ATOMICS");
+    const std::string mode = atomics ? atomics : "";
+    if (!mode.empty() && mode != "gpu" && mode != "pcie") {
+      if (error != nullptr)
+        *error = "gio nic model: PE " + std::to_string(boot.my_pe) + ": GIO_NIC_MODEL_ATOMICS=" + mode +
+                 " is not gpu or pcie";
+      return nullptr;
+    }
+    return new model_nic(boot, fault, mode == "pcie");
   } catch (const std::exception& e) {
     if (error != nullptr) *error = std::string(e.what()).rfind("gio nic model", 0) == 0
                                        ? e.what()

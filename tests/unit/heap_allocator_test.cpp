@@ -32,6 +32,20 @@ TEST(HeapAllocator, BlocksAreRoundedToMinAlignment) {
   EXPECT_EQ(heap.live_blocks(), 3u);
 }
 
+// shmem_malloc_with_hints' atomics area: blocks from the top end gather there, away from first fit.
+TEST(HeapAllocator, HighEndBlocksComeFromTheTop) {
+  heap_allocator heap(64 * KiB);
+  EXPECT_EQ(heap.allocate(1000, 0, heap_allocator::end::high), 64 * KiB - 1024);  // 1000 rounded to 1024
+  EXPECT_EQ(heap.allocate(256, 4 * KiB, heap_allocator::end::high), 60 * KiB) << "aligned down below the first";
+  EXPECT_EQ(heap.allocate(300), 0u) << "first fit is unaffected";
+  EXPECT_EQ(heap.allocate(4 * KiB, 0, heap_allocator::end::high), 56 * KiB)
+      << "the gap between the two top blocks (2.75 KiB) is too small, so the block goes below them";
+  EXPECT_EQ(heap.allocate(512, 0, heap_allocator::end::high), 63 * KiB - 512) << "but a small one fills the gap";
+  ASSERT_TRUE(heap.release(56 * KiB));
+  EXPECT_EQ(heap.allocate(8 * KiB, 0, heap_allocator::end::high), 52 * KiB) << "released and coalesced";
+  EXPECT_EQ(heap.allocate(64 * KiB, 0, heap_allocator::end::high), std::nullopt);
+}
+
 TEST(HeapAllocator, ZeroSizeGetsDistinctMinimalBlocks) {
   heap_allocator heap(4 * KiB);
   const auto a = heap.allocate(0);

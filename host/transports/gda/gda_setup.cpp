@@ -127,10 +127,9 @@ bool transport::open(const setup_view& v, std::string* why) {
 }
 
 void transport::connect(const setup_view& v, char* heap, std::size_t heap_bytes, const std::vector<peer_info>& peers) {
-  std::vector<bool> over_gda(peers.size());
-  for (std::size_t pe = 0; pe < peers.size(); ++pe)
-    over_gda[pe] = peers[pe].transport == static_cast<std::uint32_t>(gio::transport::gda);
-  connect_queues(v.settings, v.boot, v.backend, heap, heap_bytes, over_gda);
+  // A QP to every PE, this one included (loopback), not only to those the peer table routes over
+  // gda: the heap's atomics area takes every PE's atomics through the NIC (handle.hpp).
+  connect_queues(v.settings, v.boot, v.backend, heap, heap_bytes, std::vector<bool>(peers.size(), true));
 }
 
 std::string transport::report(const config::settings& s, const transport_state& state) const {
@@ -234,7 +233,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
          : s.gda.hdp == "emulate" ? "flushed (emulated, test-only: a GPU word stands in for each register)"
                                   : "flushed";
 
-  // QP slots: the gda peers in PE order.
+  // QP slots: the connected PEs in PE order.
   std::vector<int> slot_of(n, -1);
   int slots = 0;
   for (int pe = 0; pe < n; ++pe)

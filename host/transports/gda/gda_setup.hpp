@@ -1,7 +1,8 @@
 // Host side of the GDA transport (GIO §4–5, Fig. 3): opens the NIC (a real mlx5 device, or the
 // test-only software model named by GIO_GDA_NIC_MODEL), registers the symmetric heap, creates a
-// pool of network contexts, each with an RC QP and CQ per gda peer, connects them through the
-// bootstrap, pre-templates every SQ slot, and publishes the device tables (include/gio/gda.hpp).
+// pool of network contexts, each with an RC QP and CQ per PE (itself included: loopback),
+// connects them through the bootstrap, pre-templates every SQ slot, and publishes the device
+// tables (include/gio/gda.hpp).
 // The proxy mode (IKN, GIO_TRANSPORT=ikn) adds the CPU thread that turns commands into WQEs
 // (proxy.hpp). Private to the host runtime.
 #pragma once
@@ -80,7 +81,7 @@ class transport final : public host_transport {
   peer_info peer_entry() const override {
     return {nullptr, static_cast<std::uint32_t>(gio::transport::gda), peer_native_atomics};
   }
-  // Registers the heap, creates and connects a QP per (context, gda peer), fills the rings'
+  // Registers the heap, creates and connects a QP per (context, PE), fills the rings'
   // templates and the device tables; every PE calls it, gda peers or not.
   void connect(const setup_view& v, char* heap, std::size_t heap_bytes, const std::vector<peer_info>& peers) override;
   void publish(device_handle& h) const override { h.gda = table_device_; }
@@ -96,7 +97,7 @@ class transport final : public host_transport {
  private:
   bool open_nic(const config::settings& s, const bootstrap& boot, gpu::backend& backend, const std::string& gpu_bus_id,
                 std::string* why);
-  // `over_gda[pe]` says which PEs this PE reaches over gda; it must be symmetric.
+  // `over_gda[pe]` says which PEs get a QP; it must be symmetric.
   void connect_queues(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap,
                       std::size_t heap_bytes, const std::vector<bool>& over_gda);
 
