@@ -532,43 +532,30 @@ TEST_F(NicModelEngine, PcieAtomicsGiveTheSameValuesAndFreeTheLock) {
   std::uint64_t lock = 0;
   atomic_lock_ = &lock;
   test_qp& q = add_qp(0x123);
-  auto post = [&](auto& slot_writer) {
-    slot_writer(q.next_slot(), q.next_index());
+  // One WQE of template Op (its patch's operands after the index), run alone.
+  auto post = [&](auto op, auto... operands) {
+    m::wqe_bb& slot = q.next_slot();
+    decltype(op)::prefill(slot, q.statics());
+    decltype(op)::patch(slot, q.next_index(), operands...);
     ++q.pi;
     q.ring();
     ASSERT_EQ(run(), 1u);
     EXPECT_EQ(lock, 0u) << "the lock is released after the atomic";
   };
   write<std::uint64_t>(remote_, 16, 40);
-  auto fa64 = [&](m::wqe_bb& s, std::uint16_t i) {
-    m::fetch_add64::prefill(s, q.statics());
-    m::fetch_add64::patch(s, i, laddr(0), raddr(16), 2);
-  };
-  post(fa64);
+  post(m::fetch_add64{}, laddr(0), raddr(16), std::uint64_t{2});
   EXPECT_EQ(read<std::uint64_t>(local_, 0), 40u);
   EXPECT_EQ(read<std::uint64_t>(remote_, 16), 42u);
   for (std::uint64_t compare : {std::uint64_t{41}, std::uint64_t{42}}) {  // no match, then a match
-    auto cs64 = [&](m::wqe_bb& s, std::uint16_t i) {
-      m::compare_swap64::prefill(s, q.statics());
-      m::compare_swap64::patch(s, i, laddr(0), raddr(16), compare, 7);
-    };
-    post(cs64);
+    post(m::compare_swap64{}, laddr(0), raddr(16), compare, std::uint64_t{7});
     EXPECT_EQ(read<std::uint64_t>(local_, 0), 42u);
     EXPECT_EQ(read<std::uint64_t>(remote_, 16), compare == 42 ? 7u : 42u);
   }
   write<std::uint32_t>(remote_, 36, 0xfffffffeu);
-  auto fa32 = [&](m::wqe_bb& s, std::uint16_t i) {
-    m::fetch_add32::prefill(s, q.statics());
-    m::fetch_add32::patch(s, i, laddr(4), raddr(36), 5);
-  };
-  post(fa32);
+  post(m::fetch_add32{}, laddr(4), raddr(36), 5u);
   EXPECT_EQ(read<std::uint32_t>(local_, 4), 0xfffffffeu);
   EXPECT_EQ(read<std::uint32_t>(remote_, 36), 3u);
-  auto cs32 = [&](m::wqe_bb& s, std::uint16_t i) {
-    m::compare_swap32::prefill(s, q.statics());
-    m::compare_swap32::patch(s, i, laddr(0), raddr(36), 3u, 9u);
-  };
-  post(cs32);
+  post(m::compare_swap32{}, laddr(0), raddr(36), 3u, 9u);
   EXPECT_EQ(read<std::uint32_t>(local_, 0), 3u);
   EXPECT_EQ(read<std::uint32_t>(remote_, 36), 9u);
   for (std::uint16_t i = 0; i < 5; ++i) expect_success(q.poll(), q, i, i < 3 ? 8 : 4);
