@@ -76,8 +76,8 @@ struct gio_comm {
     const peer_report r = shmem_peer_report(pe);
     return pe == shmem_my_pe() || (r.caps & peer_same_device) ? 0 : r.how == transport::p2p ? 1 : 2;
   }
-  // A PE over gda needs the network path in the worker kernels (a program built with
-  // GIO_DEVICE_GDA=0 has none; apps/worksteal's `worksteal` is, `worksteal-gda` is not).
+  // A PE over gda needs the network path in the worker kernels, which a program built with
+  // GIO_DEVICE_GDA=0 lacks (apps/worksteal's `worksteal`; `worksteal-gda` has it).
   static std::string unstealable(int pe) {
     if (shmem_peer_report(pe).how != transport::gda || transports::gda::compiled_in) return "";
     return "PE " + std::to_string(pe) + " is reached over gda, but this program's kernels were compiled without the "

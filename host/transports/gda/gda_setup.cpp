@@ -126,10 +126,10 @@ bool transport::open(const setup_view& v, std::string* why) {
   return have;
 }
 
-void transport::connect(const setup_view& v, char* heap, std::size_t heap_bytes, const std::vector<peer_info>& peers) {
+void transport::connect(const setup_view& v, char* heap, std::size_t heap_bytes, const std::vector<peer_info>&) {
   // A QP to every PE, this one included (loopback), not only to those the peer table routes over
   // gda: the heap's atomics area takes every PE's atomics through the NIC (handle.hpp).
-  connect_queues(v.settings, v.boot, v.backend, heap, heap_bytes, std::vector<bool>(peers.size(), true));
+  connect_queues(v.settings, v.boot, v.backend, heap, heap_bytes);
 }
 
 std::string transport::report(const config::settings& s, const transport_state& state) const {
@@ -178,7 +178,7 @@ bool transport::open_nic(const config::settings& s, const bootstrap& boot, gpu::
 }
 
 void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap,
-                               std::size_t heap_bytes, const std::vector<bool>& over_gda) {
+                               std::size_t heap_bytes) {
   const int n = boot.size(), me = boot.rank();
   contexts_ = s.gda.contexts;
   const heap_area area = gda::plan_heap_area(s, n);
@@ -233,11 +233,8 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
          : s.gda.hdp == "emulate" ? "flushed (emulated, test-only: a GPU word stands in for each register)"
                                   : "flushed";
 
-  // QP slots: the connected PEs in PE order.
-  std::vector<int> slot_of(n, -1);
-  int slots = 0;
-  for (int pe = 0; pe < n; ++pe)
-    if (over_gda[pe]) slot_of[pe] = slots++;
+  // QP slot s of every context leads to PE s.
+  const int slots = n;
 
   // Create every QP; the IKN proxy writes the SQ from the CPU, so its rings are in host memory.
   const placement where = mode_ == gda_mode::proxy || s.gda.rings == "host" ? placement::host : placement::gpu;
@@ -245,7 +242,6 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   std::vector<qp_address> addresses(static_cast<std::size_t>(n) * contexts_);  // [peer][context]
   for (int k = 0; k < contexts_; ++k) {
     for (int pe = 0; pe < n; ++pe) {
-      if (slot_of[pe] < 0) continue;
       rings_.push_back(card_->create_qp(log_sq, log_sq, where));
       addresses[static_cast<std::size_t>(pe) * contexts_ + k] = card_->address_of(rings_.back());
     }
@@ -254,9 +250,8 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   boot.allgather(addresses.data(), all.data(), sizeof(qp_address) * addresses.size());
   for (int k = 0; k < contexts_; ++k)
     for (int pe = 0; pe < n; ++pe)
-      if (slot_of[pe] >= 0)
-        card_->connect(rings_[static_cast<std::size_t>(k) * slots + slot_of[pe]], pe,
-                       all[(static_cast<std::size_t>(pe) * n + me) * contexts_ + k]);
+      card_->connect(rings_[static_cast<std::size_t>(k) * slots + pe], pe,
+                     all[(static_cast<std::size_t>(pe) * n + me) * contexts_ + k]);
 
   // Who rings: the GPU through the mapped UAR, or a CPU thread relaying from a mailbox.
   const std::size_t qps = rings_.size();
@@ -304,8 +299,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   for (std::size_t q = 0; q < qps; ++q) {
     const qp_rings& r = rings_[q];
     const int k = static_cast<int>(q / slots);
-    int peer = 0;
-    while (slot_of[peer] != static_cast<int>(q % slots)) ++peer;
+    const int peer = static_cast<int>(q % slots);
     for (auto& slot : image) prefill_kind(slot, gda_kind_write, r.qpn, heap_region.lkey, heaps[peer].rkey);
     backend.copy(r.sq, image.data(), sizeof(templates::mlx5::wqe_bb) * depth);
     gda_qp& d = table[q];
@@ -338,7 +332,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
                         r.qpn, d.lkey, d.rkey, d.hdp_rkey});
   }
   std::vector<gda_peer> peers(n);
-  for (int pe = 0; pe < n; ++pe) peers[pe] = {heaps[pe].address, slot_of[pe], 0};
+  for (int pe = 0; pe < n; ++pe) peers[pe] = {heaps[pe].address, pe, 0};
 
   qps_device_ = static_cast<gda_qp*>(backend.allocate_table(sizeof(gda_qp) * (qps ? qps : 1)));
   if (qps) backend.copy(qps_device_, table.data(), sizeof(gda_qp) * qps);

@@ -97,9 +97,9 @@ class transport final : public host_transport {
  private:
   bool open_nic(const config::settings& s, const bootstrap& boot, gpu::backend& backend, const std::string& gpu_bus_id,
                 std::string* why);
-  // `over_gda[pe]` says which PEs get a QP; it must be symmetric.
+  // A QP per (context, PE), this PE included.
   void connect_queues(const config::settings& s, bootstrap& boot, gpu::backend& backend, char* heap,
-                      std::size_t heap_bytes, const std::vector<bool>& over_gda);
+                      std::size_t heap_bytes);
 
   std::unique_ptr<nic> card_;
   std::size_t area_offset_ = 0;  // its part of gio's heap area (plan_heap_area)
