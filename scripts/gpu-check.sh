@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # GPU evidence for gio: on a machine with NVIDIA GPUs, configure and build (Release, tests and
 # benchmarks, NVSHMEM side by side when its wheel is found), run the `gpu` test label on every
-# GPU (its 4-PE entries one PE per GPU where there are 4), on one GPU with 2 PEs and 4 PEs on
-# at most 2 GPUs under MPS (when nvidia-cuda-mps-control exists), the compute-sanitizer tools,
-# gio-info and the benchmarks (2 PEs, and one PE per GPU where there are more than 2), and write
-# machine.txt, logs, CSV, the comparison table and PNG plots to OUTDIR.
+# GPU (its 4-PE entries one PE per GPU where there are 4), the whole GPU test binary at one PE per
+# GPU where there are more than 2, on one GPU with 2 PEs and 4 PEs on at most 2 GPUs under MPS
+# (when nvidia-cuda-mps-control exists), the compute-sanitizer tools, gio-info and the benchmarks
+# (2 PEs, and one PE per GPU where there are more than 2), and write machine.txt (which GPUs,
+# which links), logs, CSV, the comparison table and PNG plots to OUTDIR.
 #
 #   scripts/gpu-check.sh OUTDIR [--no-sanitizer] [--no-bench] [--only-bench] [--no-base-bench]
-#                        [--no-cpu-tests] [--phase build|main|shared|sanitizer|examples|gda|gda:K|ikn:K]
+#                        [--no-cpu-tests] [--phase build|main|shared|sanitizer|examples|all-gpus|gda|gda:K|ikn:K]
 #                        [--archive FILE.tgz]
 #   --no-base-bench leaves out the point-to-point benchmarks of the first release (p, put, bw, ...).
 #   --no-cpu-tests leaves out the CPU tests (CI runs them), for device time.
@@ -15,7 +16,8 @@
 #   GPU test binary: minutes less of a device call).
 #   --phase splits a run that would exceed one call's time on the device machines: `main` is
 #   everything except the one-GPU and MPS tests and the sanitizers, `shared` is only those (same build),
-#   `sanitizer` only the sanitizers,
+#   `sanitizer` only the sanitizers, `all-gpus` (a machine with more than 2 GPUs) only the
+#   whole GPU test binary and the synchronisation benchmarks at one PE per GPU, beside NVSHMEM,
 #   `gda` the GPU tests over gda and ikn through the software NIC model (same build); over the
 #   model they take longer than a call, so `gda:K` / `ikn:K` run part K (0-3) of one mode. `build`
 #   only configures and builds everything (a cold build takes most of a call), for the phases after;
@@ -35,7 +37,7 @@ case "$1" in -h|--help) usage; exit 0 ;; esac
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
 out=$(outdir_of "$1") || exit 2
 shift
-sanitizer=1 bench=1 base_bench=1 tests=1 cpu_tests=1 one_gpu=1 main=1 examples_only=0 gda_only=0 gda_label=gda
+sanitizer=1 bench=1 base_bench=1 tests=1 cpu_tests=1 one_gpu=1 main=1 examples_only=0 all_gpus_only=0 gda_only=0 gda_label=gda
 archive=
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -52,9 +54,10 @@ while [ $# -gt 0 ]; do
         shared) main=0 bench=0 ;;
         sanitizer) main=0 bench=0 one_gpu=0 ;;
         examples) main=0 bench=0 sanitizer=0 one_gpu=0 tests=0 examples_only=1 ;;
+        all-gpus) main=0 bench=0 sanitizer=0 one_gpu=0 tests=0 all_gpus_only=1 ;;
         gda) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 ;;
         gda:[0-3]|ikn:[0-3]) main=0 bench=0 sanitizer=0 one_gpu=0 gda_only=1 gda_label="^${1%%:*}_part${1#*:}\$" ;;
-        *) echo "gpu-check: --phase build|main|shared|sanitizer|examples|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
+        *) echo "gpu-check: --phase build|main|shared|sanitizer|examples|all-gpus|gda|gda:K|ikn:K (K 0-3)" >&2; exit 2 ;;
       esac ;;
     --archive)
       shift
@@ -119,6 +122,8 @@ echo "gpu-check: $gpus GPU(s); output in $out"
 step configure configure_gpu_build
 if [ "$tests" = 1 ] || [ "$sanitizer" = 1 ] || [ "$gda_only" = 1 ]; then
   step build cmake --build "$build" -j "$(nproc)"
+elif [ "$all_gpus_only" = 1 ]; then
+  step build cmake --build "$build" -j "$(nproc)" --target host/all tests/gpu/all bench/all
 elif [ "$examples_only" = 1 ]; then  # the library, installed for the examples
   step build cmake --build "$build" -j "$(nproc)" --target host/all
 else  # --only-bench: the library, gio-info, the NIC model and the benchmarks, not the GPU test binary
@@ -146,6 +151,29 @@ run_examples() {
     done
   done
 }
+
+# One PE on every GPU of a machine with more than 2: the whole GPU test binary (the ctest entries
+# hold 2 or 4 PEs), and the collectives, barrier and atomics beside NVSHMEM with their plots.
+every_gpu_suite() {
+  step tests-${gpus}pes-every-test env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    GIO_SYMMETRIC_SIZE=256M GIO_WAIT_TIMEOUT=60s timeout 900 "$(command -v mpirun)" --oversubscribe -np "$gpus" \
+    "$build/tests/gpu/gio-gpu-tests"
+}
+every_gpu_benches() {
+  mkdir -p "$out/all-gpus"
+  step bench-gio-sync-${gpus}pes timeout 240 "$(command -v mpirun)" --oversubscribe -np "$gpus" \
+    "$build/bench/gio-bench" --bench amo,amo_rate,barrier,coll --csv "$out/all-gpus/gio-sync.csv"
+  if [ -x "$build/bench/gio-bench-nvshmem" ]; then
+    step bench-nvshmem-sync-${gpus}pes timeout 240 "$(command -v mpirun)" --oversubscribe -np "$gpus" \
+      "$build/bench/gio-bench-nvshmem" --bench amo,amo_rate,barrier,coll --csv "$out/all-gpus/nvshmem-sync.csv"
+  fi
+  [ -f "$out/all-gpus/gio-sync.csv" ] &&
+    step plots-all-gpus python3 "$repo/scripts/plot_bench.py" "$out"/all-gpus/*.csv --out "$out/all-gpus"
+}
+if [ "$all_gpus_only" = 1 ]; then
+  if [ "$gpus" -gt 2 ]; then every_gpu_suite; every_gpu_benches
+  else summary+=("SKIP  all-gpus: $gpus GPU(s); the 2-GPU runs are --phase main's"); fi
+fi
 
 model=$build/tests/nicmodel/libgio_nic_model.so  # the software NIC model (GIO_GDA_NIC_MODEL)
 if [ "$main" = 1 ]; then
@@ -182,6 +210,7 @@ if [ "$tests" = 1 ]; then
   # The gda/ikn runs over the software NIC model are slow (a litmus case takes ~19 s): their own
   # phase (--phase gda), so that this one stays within a device call.
   step tests-all-gpus ctest --test-dir "$build" -L gpu -LE gda -V
+  [ "$gpus" -gt 2 ] && every_gpu_suite
   [ "$cpu_tests" = 1 ] && step tests-cpu ctest --test-dir "$build" -L unit --output-on-failure
   step examples run_examples
 fi
@@ -254,16 +283,7 @@ if [ "$bench" = 1 ]; then
       step bench-nvshmem-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
         "$build/bench/gio-bench-nvshmem" --bench signal,amo,amo_rate,barrier,coll --csv "$out/nvshmem-sync.csv"
     fi
-    if [ "$gpus" -gt 2 ]; then
-      # Every GPU, one PE each: the collectives, barrier and atomics over all of them, beside NVSHMEM.
-      mkdir -p "$out/all-gpus"
-      step bench-gio-sync-${gpus}pes timeout 240 "$(command -v mpirun)" --oversubscribe -np "$gpus" \
-        "$build/bench/gio-bench" --bench amo,amo_rate,barrier,coll --csv "$out/all-gpus/gio-sync.csv"
-      if [ -x "$build/bench/gio-bench-nvshmem" ]; then
-        step bench-nvshmem-sync-${gpus}pes timeout 240 "$(command -v mpirun)" --oversubscribe -np "$gpus" \
-          "$build/bench/gio-bench-nvshmem" --bench amo,amo_rate,barrier,coll --csv "$out/all-gpus/nvshmem-sync.csv"
-      fi
-    fi
+    [ "$gpus" -gt 2 ] && every_gpu_benches
     # What initiating a network operation costs the GPU thread, gda vs ikn (software NIC model);
     # --bind-to none: bound to one core, the proxy and the model starve (docs/transports.md).
     for mode in gda ikn; do
@@ -281,9 +301,6 @@ if [ "$bench" = 1 ]; then
     fi
   fi
   step plots python3 "$repo/scripts/plot_bench.py" "$out"/*.csv --out "$out"
-  if [ -f "$out/all-gpus/gio-sync.csv" ]; then
-    step plots-all-gpus python3 "$repo/scripts/plot_bench.py" "$out"/all-gpus/*.csv --out "$out/all-gpus"
-  fi
   if [ -f "$out/one-gpu/gio.csv" ]; then
     step plots-one-gpu python3 "$repo/scripts/plot_bench.py" "$out/one-gpu/gio.csv" --out "$out/one-gpu"
   fi
