@@ -146,8 +146,8 @@ GIO_DEVICE row_record no_row() { return {0.0, 0.0, {}, {-1, -1, -1, -1}, {-1, -1
 
 // gio: the counts of the readers on other PEs, counted off there with remote fetch_adds; `before`
 // as count_off's.
-template <int Slots>
-GIO_DEVICE void count_off_remote(const solve_args& a, const indegree_args& d, const gio::ctx& ctx,
+template <int Slots, push_path Path>
+GIO_DEVICE void count_off_remote(const solve_args& a, const indegree_args& d, const peers<push_mode::packed, Path>& to,
                                  const std::int32_t (&reader)[Slots][entries_per_batch],
                                  std::int32_t (&before)[Slots][entries_per_batch]) {
 #pragma unroll
@@ -156,14 +156,14 @@ GIO_DEVICE void count_off_remote(const solve_args& a, const indegree_args& d, co
     for (int i = 0; i < entries_per_batch; ++i) {
       const int pe = reader_pe<push_mode::packed>(a, d, reader[s][i]);
       if (reader[s][i] >= 0 && pe != a.pe)
-        before[s][i] = gio::shmem_atomic_fetch_add(ctx, d.pending + reader_local<push_mode::packed>(d, reader[s][i]), -1, pe);
+        before[s][i] = to.fetch_add(d.pending + reader_local<push_mode::packed>(d, reader[s][i]), -1, pe);
     }
 }
 
 // gio: the readers on other PEs whose last count this lane took hand over to their owner's queue
 // (a remote fetch_inc of its tail, then the row into the entry).
-template <int Slots>
-GIO_DEVICE void hand_over(const solve_args& a, const indegree_args& d, const gio::ctx& ctx,
+template <int Slots, push_path Path>
+GIO_DEVICE void hand_over(const solve_args& a, const indegree_args& d, const peers<push_mode::packed, Path>& to,
                           const std::int32_t (&reader)[Slots][entries_per_batch],
                           const std::int32_t (&before)[Slots][entries_per_batch]) {
 #pragma unroll
@@ -172,8 +172,8 @@ GIO_DEVICE void hand_over(const solve_args& a, const indegree_args& d, const gio
     for (int i = 0; i < entries_per_batch; ++i) {
       const int owner = reader_pe<push_mode::packed>(a, d, reader[s][i]);
       if (before[s][i] != 1 || owner == a.pe) continue;
-      const std::uint32_t queued = gio::shmem_atomic_fetch_inc(ctx, d.queue_tail, owner);
-      gio::shmem_p(ctx, d.queue + queued, reader_local<push_mode::packed>(d, reader[s][i]), owner);
+      const std::uint32_t queued = to.fetch_inc(d.queue_tail, owner);
+      to.p(d.queue + queued, reader_local<push_mode::packed>(d, reader[s][i]), owner);
     }
 }
 
@@ -211,17 +211,15 @@ GIO_DEVICE bool idle_wave_leaves(const solve_args& a, const indegree_args& d, st
 // LaneRows (--lane-rows: 1, 2 or 4): rows a lane solves per round, their loads in flight together.
 // A wave whose region of the matrix has more ready rows than lanes works them off in fewer rounds,
 // at the cost of registers (fewer waves). Mode: none (single) or packed (gio).
-template <int LaneRows, push_mode Mode>
-__global__ void __launch_bounds__(block_threads)
+template <int LaneRows, push_mode Mode, push_path Path = push_path::calls>
+__global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : LaneRows == 2 ? 5 : 3))
     solve_indegree_kernel(solve_args a, indegree_args d, gio::device_handle handle) {
   using namespace detail;
   static_assert(Mode == push_mode::none || Mode == push_mode::packed, "x goes to other PEs as packed words");
   constexpr bool distributed = Mode != push_mode::none;
   __shared__ indegree_wave waves[waves_per_block];
   __shared__ gio::ctx ctx_storage;
-  const gio::ctx* ctx = nullptr;
-  if constexpr (distributed) ctx = &gio::ctx_create_wg(handle, ctx_storage);  // whole workgroup
-  (void)handle;
+  const peers<Mode, Path> to(a, handle, ctx_storage);  // the whole workgroup
   const unsigned lane = platform::lane();
   indegree_wave& ws = waves[platform::thread_in_wg() / wave_size];
   if (lane == 0) {
@@ -325,9 +323,9 @@ __global__ void __launch_bounds__(block_threads)
 #pragma unroll
     for (int s = 0; s < slots; ++s) {
       if (row[s] < 0) continue;
-      const std::uint64_t to = distributed ? consumers[s] : 0;
-      publish<Mode>(a, ctx, distributed ? global_row(a, row[s]) : row[s], as_bits(left[s] * inv_diag[s]), to);
-      pushed |= to != 0;
+      const std::uint64_t consumer_pes = distributed ? consumers[s] : 0;
+      publish(a, to, distributed ? global_row(a, row[s]) : row[s], as_bits(left[s] * inv_diag[s]), consumer_pes);
+      pushed |= consumer_pes != 0;
     }
 
     std::int32_t kept[slots];
@@ -349,7 +347,7 @@ __global__ void __launch_bounds__(block_threads)
           remote |= reader[s][i] >= 0 && !local;
         }
       if constexpr (distributed) {
-        if (remote) count_off_remote(a, d, *ctx, reader, before);
+        if (remote) count_off_remote(a, d, to, reader, before);
       }
       bool handover = false;
 #pragma unroll
@@ -376,7 +374,7 @@ __global__ void __launch_bounds__(block_threads)
             platform::st_relaxed_sys(d.queue + queue_entry<Mode>(d), ready);
         }
       if constexpr (distributed) {
-        if (handover) hand_over(a, d, *ctx, reader, before), pushed = true;
+        if (handover) hand_over(a, d, to, reader, before), pushed = true;
       }
       bool more = false;
 #pragma unroll
@@ -445,7 +443,7 @@ __global__ void __launch_bounds__(block_threads)
   }
   count_rounds(a, lane, ws.rounds, ws.solving_rounds);
   if constexpr (distributed)
-    if (pushed) gio::shmem_quiet(*ctx);  // this thread's pushes and hand-overs complete before the kernel ends
+    if (pushed) to.quiet();  // this thread's pushes and hand-overs complete before the kernel ends
 }
 
 // Before each solve: every row's count is its length, the queue empty and its entries unwritten

@@ -85,6 +85,15 @@ support::option_parser make_parser(options* o) {
           "cpu     serial forward substitution on PE 0 (the reference every run is checked\n"
           "        against is computed in any case; this times it)",
           [&](const std::string& v) { opt.variants = parse_variant_list(v); });
+  p.value("--push-path", "PATH",
+          "how packed pushes and the indegree kernel's remote counts reach other PEs (default auto):\n"
+          "auto   stores and atomics on shmem_ptr's addresses when every PE's heap is mapped on this\n"
+          "       GPU (NVLink, PCIe), else gio's calls\n"
+          "calls  gio's calls (shmem_p, shmem_atomic_fetch_add) through a context always",
+          [&](const std::string& v) {
+            if (v != "auto" && v != "calls") throw support::usage_error("--push-path: '" + v + "' is neither auto nor calls");
+            opt.mapped_pushes = v == "auto";
+          });
   p.value("--push", "MODE",
           "how gio sends a solved x value to the PEs that read it (default packed):\n"
           "packed  shmem_p of the 8-byte x word; its unsolved bit pattern is the flag\n"

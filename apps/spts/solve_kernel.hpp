@@ -27,6 +27,7 @@
 //   consumer set per row) with gio calls: shmem_p of the packed word, put-with-signal, p + fence +
 //   p of a flag, or an atomic set. Every poll is on local memory.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 
 #include "gio/device.hpp"
@@ -46,6 +47,20 @@ using spts::push_mode;
 inline constexpr unsigned block_threads = 128;
 inline constexpr unsigned waves_per_block = block_threads / gio::platform::wave_size;
 inline constexpr int entries_per_batch = 4;  // entries a lane has in flight at once
+
+// Resident workgroups per multiprocessor a kernel is compiled for: what its `single` instance
+// reaches unbounded, for the instances without gio's calls (`mapped` pushes keep a few more
+// registers live; bounded, ptxas fits them without spilling on the rows' path). The `calls`
+// instances stay unbounded: fitting their inlined calls into that bound spills on every round.
+// HIP's second launch-bounds argument means something else: there the bound is the block alone.
+template <push_mode Mode, push_path Path> inline constexpr int resident_wgs(int single_wgs) {
+  return Mode == push_mode::none || Path == push_path::mapped ? single_wgs : 0;  // 0: no bound
+}
+#if defined(__CUDACC__)
+#define SPTS_KERNEL_BOUNDS(...) __launch_bounds__(block_threads, (__VA_ARGS__))
+#else
+#define SPTS_KERNEL_BOUNDS(...) __launch_bounds__(block_threads)
+#endif
 
 // Set by the first wave that makes no progress for solve_args::timeout_ns (every wave then stops),
 // or, indegree kernel, that finds an x word still unsolved that long after its row was handed out
@@ -76,6 +91,7 @@ struct solve_args {
   const double* inv_diag;  // 1 / diagonal: a multiply on the critical path instead of a division
   const double* rhs;
   const std::uint64_t* consumers;  // per local row: PEs to push its x to (gio modes), else null
+  const std::ptrdiff_t* peer_offsets;  // per PE: its heap's address here minus this PE's (push_path::mapped)
   std::uint64_t* x;                // n words, global numbering: `unsolved` or the solved value's bits
   std::uint64_t* ready;            // n words, 0 or 1 (flag modes), else null
   std::uint32_t* ticket;           // next local row to hand out; 0 before the solve
@@ -123,6 +139,53 @@ GIO_DEVICE unsigned lanes_for(std::int32_t length, std::int32_t entries_per_lane
   return lanes;
 }
 
+// How a kernel reaches other PEs' words. `calls`: gio's calls through a workgroup context (any
+// transport, gda included). `mapped`: every PE's heap is mapped here (NVLink, PCIe, the same GPU;
+// the host found each with shmem_ptr), so another PE's word is this PE's address plus that PE's
+// offset, and a push is the relaxed system-scope store, a count-off the system-scope atomic,
+// that shmem_p and the atomics issue on that path. No context and no per-call route: the inlined
+// calls' registers cost the gio kernels half their resident workgroups (docs/spts.md, "Occupancy").
+template <push_mode Mode, push_path Path> class peers {
+ public:
+  static_assert(Path == push_path::calls || Mode == push_mode::packed, "mapped pushes are packed stores");
+  GIO_DEVICE peers(const solve_args& a, const gio::device_handle& handle, gio::ctx& storage) {
+    if constexpr (Mode != push_mode::none && Path == push_path::calls) ctx_ = &gio::ctx_create_wg(handle, storage);
+    (void)handle, (void)storage;
+    offsets_ = a.peer_offsets;
+  }
+  GIO_DEVICE const gio::ctx& ctx() const { return *ctx_; }  // the flag and atomic push modes' calls
+
+  template <class T> GIO_DEVICE void p(T* word, T value, int pe) const {
+    if constexpr (Path == push_path::calls) gio::shmem_p(*ctx_, word, value, pe);
+    else platform::st_relaxed_sys(at(word, pe), value);
+  }
+  GIO_DEVICE std::int32_t fetch_add(std::int32_t* word, std::int32_t value, int pe) const {
+    if constexpr (Path == push_path::calls) {
+      return gio::shmem_atomic_fetch_add(*ctx_, word, value, pe);
+    } else {
+      const auto bits = platform::atomic_rmw_sys_bits<platform::rmw::add>(reinterpret_cast<std::uint32_t*>(at(word, pe)),
+                                                                         static_cast<std::uint32_t>(value));
+      return static_cast<std::int32_t>(bits);
+    }
+  }
+  GIO_DEVICE std::uint32_t fetch_inc(std::uint32_t* word, int pe) const {
+    if constexpr (Path == push_path::calls) return gio::shmem_atomic_fetch_inc(*ctx_, word, pe);
+    else return platform::atomic_rmw_sys_bits<platform::rmw::add>(at(word, pe), std::uint32_t{1});
+  }
+  // This thread's pushes complete (before the kernel ends).
+  GIO_DEVICE void quiet() const {
+    if constexpr (Path == push_path::calls) gio::shmem_quiet(*ctx_);
+    else platform::fence_acq_rel_system();
+  }
+
+ private:
+  template <class T> GIO_DEVICE T* at(T* word, int pe) const {
+    return reinterpret_cast<T*>(reinterpret_cast<char*>(word) + offsets_[pe]);
+  }
+  const gio::ctx* ctx_ = nullptr;
+  const std::ptrdiff_t* offsets_ = nullptr;
+};
+
 template <class Body>
 GIO_DEVICE void for_each_pe(std::uint64_t pes, const Body& body) {
   for (int pe = 0; pes != 0; ++pe, pes >>= 1)
@@ -130,25 +193,25 @@ GIO_DEVICE void for_each_pe(std::uint64_t pes, const Body& body) {
 }
 
 // The solved row's value to this PE's x, then to every consumer PE.
-template <push_mode Mode>
-GIO_DEVICE void publish(const solve_args& a, const gio::ctx* ctx, std::int32_t row, std::uint64_t bits,
+template <push_mode Mode, push_path Path>
+GIO_DEVICE void publish(const solve_args& a, const peers<Mode, Path>& to, std::int32_t row, std::uint64_t bits,
                         std::uint64_t consumers) {
   std::uint64_t* const x = a.x + row;
   platform::st_relaxed_sys(x, bits);
   if constexpr (has_ready_flags<Mode>) platform::st_release_sys(a.ready + row, std::uint64_t{1});
   if constexpr (Mode == push_mode::none) {
-    (void)ctx, (void)consumers;
+    (void)to, (void)consumers;
   } else {
     for_each_pe(consumers, [&](int pe) {
-      if constexpr (Mode == push_mode::packed || Mode == push_mode::fence) gio::shmem_p(*ctx, x, bits, pe);
-      if constexpr (Mode == push_mode::amo) gio::shmem_atomic_set(*ctx, x, bits, pe);
+      if constexpr (Mode == push_mode::packed || Mode == push_mode::fence) to.p(x, bits, pe);
+      if constexpr (Mode == push_mode::amo) gio::shmem_atomic_set(to.ctx(), x, bits, pe);
       if constexpr (Mode == push_mode::signal)
-        gio::shmem_put_signal(*ctx, x, &bits, 1, a.ready + row, std::uint64_t{1}, gio::SHMEM_SIGNAL_SET, pe);
+        gio::shmem_put_signal(to.ctx(), x, &bits, 1, a.ready + row, std::uint64_t{1}, gio::SHMEM_SIGNAL_SET, pe);
     });
     if constexpr (Mode == push_mode::fence) {
       if (consumers != 0) {
-        gio::shmem_fence(*ctx);  // the values before the flags, at every consumer
-        for_each_pe(consumers, [&](int pe) { gio::shmem_p(*ctx, a.ready + row, std::uint64_t{1}, pe); });
+        gio::shmem_fence(to.ctx());  // the values before the flags, at every consumer
+        for_each_pe(consumers, [&](int pe) { to.p(a.ready + row, std::uint64_t{1}, pe); });
       }
     }
   }
@@ -188,14 +251,12 @@ GIO_DEVICE void count_rounds(const solve_args& a, unsigned lane, std::uint32_t r
 
 }  // namespace detail
 
-template <push_mode Mode>
-__global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio::device_handle handle) {
+template <push_mode Mode, push_path Path = push_path::calls>
+__global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(10)) solve_kernel(solve_args a, gio::device_handle handle) {
   using namespace detail;
   __shared__ wave_state waves[waves_per_block];
   __shared__ gio::ctx ctx_storage;
-  const gio::ctx* ctx = nullptr;
-  if constexpr (Mode != push_mode::none) ctx = &gio::ctx_create_wg(handle, ctx_storage);  // whole workgroup
-  (void)handle;
+  const peers<Mode, Path> to(a, handle, ctx_storage);  // the whole workgroup
 
   const unsigned lane = platform::lane();
   wave_state& ws = waves[platform::thread_in_wg() / wave_size];
@@ -325,7 +386,7 @@ __global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio:
             for (unsigned i = 0; i < group; ++i) total += ws.partial[lane + i];
             const std::uint64_t bits = as_bits((rhs - total) * inv_diag);
             const std::int32_t row = first_global + slot;
-            publish<Mode>(a, ctx, row, bits, consumers);
+            publish(a, to, row, bits, consumers);
             pushed |= consumers != 0;
             ws.solved[slot] = bits;
             solved = true;
@@ -355,7 +416,7 @@ __global__ void __launch_bounds__(block_threads) solve_kernel(solve_args a, gio:
   }
   count_rounds(a, lane, ws.rounds, ws.solving_rounds);
   if constexpr (Mode != push_mode::none)
-    if (pushed) gio::shmem_quiet(*ctx);  // this thread's pushes complete before the kernel ends
+    if (pushed) to.quiet();  // this thread's pushes complete before the kernel ends
 }
 
 // ---- the slots kernel: rows of at most slots_max_row entries (road networks, circuits) ----------
@@ -422,15 +483,13 @@ GIO_DEVICE std::uint64_t poll_x(const solve_args& a, std::int32_t c) {
 
 }  // namespace detail
 
-template <push_mode Mode>
-__global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a, gio::device_handle handle) {
+template <push_mode Mode, push_path Path = push_path::calls>
+__global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(6)) solve_slots_kernel(solve_args a, gio::device_handle handle) {
   using namespace detail;
   constexpr int slots = slots_per_lane;
   __shared__ slots_wave waves[waves_per_block];
   __shared__ gio::ctx ctx_storage;
-  const gio::ctx* ctx = nullptr;
-  if constexpr (Mode != push_mode::none) ctx = &gio::ctx_create_wg(handle, ctx_storage);  // whole workgroup
-  (void)handle;
+  const peers<Mode, Path> to(a, handle, ctx_storage);  // the whole workgroup
 
   const unsigned lane = platform::lane();
   slots_wave& ws = waves[platform::thread_in_wg() / wave_size];
@@ -548,7 +607,7 @@ __global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a
       const std::int32_t global = global_row(a, row[s]);
       std::uint64_t consumers = 0;
       if constexpr (Mode != push_mode::none) consumers = a.consumers[row[s]];
-      publish<Mode>(a, ctx, global, bits, consumers);
+      publish(a, to, global, bits, consumers);
       pushed |= consumers != 0;
       fresh_row = global, fresh_bits = bits;
       solved_any = true;
@@ -607,7 +666,7 @@ __global__ void __launch_bounds__(block_threads) solve_slots_kernel(solve_args a
   }
   count_rounds(a, lane, ws.rounds, ws.solving_rounds);
   if constexpr (Mode != push_mode::none)
-    if (pushed) gio::shmem_quiet(*ctx);  // this thread's pushes complete before the kernel ends
+    if (pushed) to.quiet();  // this thread's pushes complete before the kernel ends
 }
 
 // Before each solve: words = value (x = unsolved, ready = 0); the ticket, the stall report and the

@@ -297,6 +297,8 @@ class syncfree_solver {
         stats_(1),
         kernel_(opt.kernel),  // resolved by plan_kernel in main
         lane_rows_(opt.lane_rows) {
+    if constexpr (Mode == push_mode::packed)
+      if (opt.mapped_pushes) map_peers(x, part.pes());
     const std::int32_t rows_per_ticket = opt.rows_per_ticket > 0          ? opt.rows_per_ticket
                                          : kernel_ == kernel_choice::slots    ? gpu::slots_rows_per_ticket
                                          : kernel_ == kernel_choice::indegree ? gpu::indegree_rows_per_ticket
@@ -307,6 +309,7 @@ class syncfree_solver {
                             inv_diag_.get(),
                             rhs_.get(),
                             consumers_.get(),
+                            peer_offsets_ ? peer_offsets_->get() : nullptr,
                             x,
                             ready,
                             ticket_.get(),
@@ -327,9 +330,9 @@ class syncfree_solver {
     const int sharers = share_of_gpu.limits() ? 1 : pes_on_gpu;
     const int multiprocessors = share_of_gpu.multiprocessors(runtime::multiprocessor_count()) / sharers;
     const int resident =
-        kernel_ == kernel_choice::slots      ? gio::max_coresident_wgs(gpu::solve_slots_kernel<Mode>, gpu::block_threads)
+        kernel_ == kernel_choice::slots      ? gio::max_coresident_wgs(slots_kernel(), gpu::block_threads)
         : kernel_ == kernel_choice::indegree ? gio::max_coresident_wgs(indegree_kernel(lane_rows_), gpu::block_threads)
-                                             : gio::max_coresident_wgs(gpu::solve_kernel<Mode>, gpu::block_threads);
+                                             : gio::max_coresident_wgs(rounds_kernel(), gpu::block_threads);
     workgroups_ = opt.workgroups > 0 ? opt.workgroups : std::max(1, resident / sharers);
     if (opt.workgroups == 0 && opt.wgs_per_multiprocessor > 0)  // chains (plan_kernel)
       workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * multiprocessors));
@@ -350,6 +353,7 @@ class syncfree_solver {
   }
 
   int workgroups() const { return workgroups_; }
+  push_path path() const { return path_; }
   // Host setup before the first solve (the indegree kernel's lists), in ms; 0 for the others.
   double setup_ms() const { return setup_ms_; }
   // "slots kernel, 256-row tickets" or "rounds kernel, ...", for the output.
@@ -367,6 +371,11 @@ class syncfree_solver {
       default:
         return "rounds kernel, " + std::to_string(args_.rows_per_ticket) + "-row tickets";
     }
+  }
+  // "" for single; else how pushes and remote counts reach the other PEs, for the output.
+  std::string path_description() const {
+    if constexpr (Mode == push_mode::none) return "";
+    return path_ == push_path::mapped ? ", pushes as stores to shmem_ptr addresses" : ", pushes through gio calls";
   }
 
   // One solve: reset x (and the ready words), line up the PEs, then the kernel between two events.
@@ -450,13 +459,46 @@ class syncfree_solver {
   gpu::solve_args args_{};
   int workgroups_ = 1;
   gpu_event start_, stop_;
+  push_path path_ = push_path::calls;
+  std::optional<device_array<std::ptrdiff_t>> peer_offsets_;
 
+  // push_path::mapped when every PE's heap is mapped in this GPU's address space: each PE's
+  // offset from this PE's addresses, from shmem_ptr (the same for every symmetric word).
+  void map_peers(std::uint64_t* x, int pes) {
+    std::vector<std::ptrdiff_t> offsets(static_cast<std::size_t>(pes));
+    for (int pe = 0; pe < pes; ++pe) {
+      char* there = static_cast<char*>(gio::shmem_ptr(x, pe));
+      if (there == nullptr) return;  // reached over the network: gio's calls
+      offsets[static_cast<std::size_t>(pe)] = there - reinterpret_cast<char*>(x);
+    }
+    peer_offsets_.emplace(offsets);
+    path_ = push_path::mapped;
+  }
+
+  // The kernels of this mode on this PE's path (mapped exists for packed pushes only).
+  using solve_entry = void (*)(gpu::solve_args, gio::device_handle);
+  solve_entry rounds_kernel() const {
+    if constexpr (Mode == push_mode::packed)
+      if (path_ == push_path::mapped) return gpu::solve_kernel<Mode, push_path::mapped>;
+    return gpu::solve_kernel<Mode>;
+  }
+  solve_entry slots_kernel() const {
+    if constexpr (Mode == push_mode::packed)
+      if (path_ == push_path::mapped) return gpu::solve_slots_kernel<Mode, push_path::mapped>;
+    return gpu::solve_slots_kernel<Mode>;
+  }
   using indegree_entry = void (*)(gpu::solve_args, gpu::indegree_args, gio::device_handle);
-  static indegree_entry indegree_kernel(int lane_rows) {
-    if constexpr (Mode == push_mode::none || Mode == push_mode::packed)
-      return lane_rows == 1   ? gpu::solve_indegree_kernel<1, Mode>
-             : lane_rows == 2 ? gpu::solve_indegree_kernel<2, Mode>
-                              : gpu::solve_indegree_kernel<4, Mode>;  // options accept 1, 2 and 4 only
+  template <push_path Path> static indegree_entry indegree_kernel_on(int lane_rows) {
+    return lane_rows == 1   ? gpu::solve_indegree_kernel<1, Mode, Path>
+           : lane_rows == 2 ? gpu::solve_indegree_kernel<2, Mode, Path>
+                            : gpu::solve_indegree_kernel<4, Mode, Path>;  // options accept 1, 2 and 4 only
+  }
+  indegree_entry indegree_kernel(int lane_rows) const {
+    if constexpr (Mode == push_mode::packed)
+      return path_ == push_path::mapped ? indegree_kernel_on<push_path::mapped>(lane_rows)
+                                        : indegree_kernel_on<push_path::calls>(lane_rows);
+    else if constexpr (Mode == push_mode::none)
+      return indegree_kernel_on<push_path::calls>(lane_rows);
     else
       throw std::logic_error("the indegree kernel pushes packed words only (the options refuse other modes)");
   }
@@ -465,13 +507,13 @@ class syncfree_solver {
     const gio::device_handle handle = gio::shmem_device_handle();
     switch (kernel_) {
       case kernel_choice::slots:
-        gpu::solve_slots_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);
+        slots_kernel()<<<workgroups_, gpu::block_threads>>>(args_, handle);
         return runtime::check_launch("solve_slots_kernel");
       case kernel_choice::indegree:
         indegree_kernel(lane_rows_)<<<workgroups_, gpu::block_threads>>>(args_, indegree_args_, handle);
         return runtime::check_launch("solve_indegree_kernel");
       default:
-        gpu::solve_kernel<Mode><<<workgroups_, gpu::block_threads>>>(args_, handle);
+        rounds_kernel()<<<workgroups_, gpu::block_threads>>>(args_, handle);
         return runtime::check_launch("solve_kernel");
     }
   }
@@ -541,7 +583,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       if (opt.kernel == kernel_choice::indegree) m.analysis_ms = solver->setup_ms();
       if (j.pe == 0 && !opt.quiet)
         std::printf("spts: %s: %s, %d workgroups of %u threads%s\n", name(which),
-                    solver->kernel_description().c_str(), solver->workgroups(), gpu::block_threads,
+                    (solver->kernel_description() + solver->path_description()).c_str(), solver->workgroups(), gpu::block_threads,
                     distributed ? " on each PE" : "");
     }
     std::int64_t totals[2] = {m.pushes, m.remote_entries};

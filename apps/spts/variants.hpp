@@ -21,6 +21,14 @@ enum class push_mode : int {
   amo,     // shmem_atomic_set of the packed word (the transport's atomic path)
 };
 
+// How the gio kernels reach other PEs' words (docs/spts.md, "Occupancy"): gio's calls through a
+// context (any transport), or, where every PE's heap is mapped in this GPU's address space, stores
+// and atomics on the mapped addresses (packed pushes only).
+enum class push_path : int {
+  calls,   // shmem_p, shmem_atomic_fetch_add, shmem_atomic_fetch_inc, shmem_quiet
+  mapped,  // the same loads, stores and atomics on shmem_ptr's addresses, resolved once on the host
+};
+
 // Modes that keep a ready word per x entry (else the unsolved bit pattern of x is the flag).
 template <push_mode M>
 inline constexpr bool has_ready_flags = M == push_mode::signal || M == push_mode::fence;

@@ -27,6 +27,14 @@ TEST(Options, Defaults) {
   EXPECT_EQ(o.backoff_ns, 256);
 }
 
+// Packed pushes go as stores to mapped addresses unless --push-path calls asks for gio's calls.
+TEST(Options, PushPath) {
+  EXPECT_TRUE(parse({"--gen", "road_usa"})->mapped_pushes);
+  EXPECT_TRUE(parse({"--gen", "road_usa", "--push-path", "auto"})->mapped_pushes);
+  EXPECT_FALSE(parse({"--gen", "road_usa", "--push-path", "calls"})->mapped_pushes);
+  EXPECT_THROW(parse({"--gen", "road_usa", "--push-path", "stores"}), support::usage_error);
+}
+
 TEST(Options, KernelChoice) {
   for (kernel_choice k : {kernel_choice::automatic, kernel_choice::rounds, kernel_choice::slots})
     EXPECT_EQ(parse({"--gen", "road_usa", "--kernel", name(k)})->kernel, k);
