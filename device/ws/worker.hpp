@@ -315,7 +315,10 @@ template <class Program, class Queues> class worker {
     std::uint32_t tail, count;
     const sws_word w = lock_and_close(tail, count);
     // Half of what is left (thesis §4.4): thieves keep finding work while the owner runs the rest.
-    const std::uint32_t take = min_u32((count + 1) / 2, cfg_.local_capacity / 2);
+    // But at least a phase's worth: an owner nobody steals from then takes its tasks back in one or
+    // two acquires (each a lock, a wait and a fence), not one per halving (docs/worksteal.md).
+    const std::uint32_t half = (count + 1) / 2, phase = min_u32(count, cfg_.phase_tasks);
+    const std::uint32_t take = min_u32(half > phase ? half : phase, cfg_.local_capacity / 2);
     s_.head = (s_.head - take) & sws_position_mask;
     s_.copy_from = s_.head;
     s_.copy_count = take;
