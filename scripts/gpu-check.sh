@@ -331,6 +331,21 @@ if [ "$sanitizer" = 1 ]; then
   step sanitizer-worksteal-racecheck env GIO_SYMMETRIC_SIZE=256M timeout 300 "$(command -v mpirun)" --oversubscribe -np 2 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$build/apps/worksteal/worksteal" --workload memset \
     --tasks 20000 --variant ws "${ws_tiny[@]}"
+  # spts's gio solve kernels with pushes on most rows: the rounds kernel on KKT with 64-row blocks,
+  # through mapped addresses and through gio's calls, and the indegree kernel's remote count-offs
+  # and hand-overs (docs/spts.md, "Occupancy").
+  sanitize_spts() {  # sanitize_spts TOOL
+    local args
+    for args in "--gen nlpkkt160:0.002 --block 64" "--gen nlpkkt160:0.002 --block 64 --push-path calls" \
+      "--gen road_central:0.001 --kernel indegree --block 32 --stack-rows 0 --workgroups 2"; do
+      # shellcheck disable=SC2086  # args are words
+      env GIO_SYMMETRIC_SIZE=256M timeout 120 "$(command -v mpirun)" --oversubscribe -np 2 compute-sanitizer \
+        --tool "$1" --error-exitcode 1 "$build/apps/spts/spts" $args --variant gio --warmup 0 --repeats 1 \
+        --timeout 30 --quiet || return 1
+    done
+  }
+  step sanitizer-spts-memcheck sanitize_spts memcheck
+  step sanitizer-spts-racecheck sanitize_spts racecheck
   # initcheck needs the PEs on separate GPUs: with two on one GPU, each process's initcheck counts
   # the peer heap it imported as never written, since the peer's writes happen in another process.
   # Seen on one H200 (session 13): init's probe load of the owner's probe word, which init checks
