@@ -91,8 +91,7 @@ support::option_parser make_parser(options* o) {
           "       GPU (NVLink, PCIe), else gio's calls\n"
           "calls  gio's calls (shmem_p, shmem_atomic_fetch_add) through a context always",
           [&](const std::string& v) {
-            if (v != "auto" && v != "calls") throw support::usage_error("--push-path: '" + v + "' is neither auto nor calls");
-            opt.mapped_pushes = v == "auto";
+            opt.mapped_pushes = support::parse_choice("--push-path", v, {"auto", "calls"}) == "auto";
           });
   p.value("--push", "MODE",
           "how gio sends a solved x value to the PEs that read it (default packed):\n"

@@ -353,7 +353,6 @@ class syncfree_solver {
   }
 
   int workgroups() const { return workgroups_; }
-  push_path path() const { return path_; }
   // Host setup before the first solve (the indegree kernel's lists), in ms; 0 for the others.
   double setup_ms() const { return setup_ms_; }
   // "slots kernel, 256-row tickets" or "rounds kernel, ...", for the output.
@@ -375,7 +374,7 @@ class syncfree_solver {
   // "" for single; else how pushes and remote counts reach the other PEs, for the output.
   std::string path_description() const {
     if constexpr (Mode == push_mode::none) return "";
-    return path_ == push_path::mapped ? ", pushes as stores to shmem_ptr addresses" : ", pushes through gio calls";
+    return mapped() ? ", pushes as stores to shmem_ptr addresses" : ", pushes through gio calls";
   }
 
   // One solve: reset x (and the ready words), line up the PEs, then the kernel between two events.
@@ -459,8 +458,7 @@ class syncfree_solver {
   gpu::solve_args args_{};
   int workgroups_ = 1;
   gpu_event start_, stop_;
-  push_path path_ = push_path::calls;
-  std::optional<device_array<std::ptrdiff_t>> peer_offsets_;
+  std::optional<device_array<std::ptrdiff_t>> peer_offsets_;  // set: push_path::mapped
 
   // push_path::mapped when every PE's heap is mapped in this GPU's address space: each PE's
   // offset from this PE's addresses, from shmem_ptr (the same for every symmetric word).
@@ -472,19 +470,19 @@ class syncfree_solver {
       offsets[static_cast<std::size_t>(pe)] = there - reinterpret_cast<char*>(x);
     }
     peer_offsets_.emplace(offsets);
-    path_ = push_path::mapped;
   }
+  bool mapped() const { return peer_offsets_.has_value(); }
 
   // The kernels of this mode on this PE's path (mapped exists for packed pushes only).
   using solve_entry = void (*)(gpu::solve_args, gio::device_handle);
   solve_entry rounds_kernel() const {
     if constexpr (Mode == push_mode::packed)
-      if (path_ == push_path::mapped) return gpu::solve_kernel<Mode, push_path::mapped>;
+      if (mapped()) return gpu::solve_kernel<Mode, push_path::mapped>;
     return gpu::solve_kernel<Mode>;
   }
   solve_entry slots_kernel() const {
     if constexpr (Mode == push_mode::packed)
-      if (path_ == push_path::mapped) return gpu::solve_slots_kernel<Mode, push_path::mapped>;
+      if (mapped()) return gpu::solve_slots_kernel<Mode, push_path::mapped>;
     return gpu::solve_slots_kernel<Mode>;
   }
   using indegree_entry = void (*)(gpu::solve_args, gpu::indegree_args, gio::device_handle);
@@ -495,8 +493,7 @@ class syncfree_solver {
   }
   indegree_entry indegree_kernel(int lane_rows) const {
     if constexpr (Mode == push_mode::packed)
-      return path_ == push_path::mapped ? indegree_kernel_on<push_path::mapped>(lane_rows)
-                                        : indegree_kernel_on<push_path::calls>(lane_rows);
+      return mapped() ? indegree_kernel_on<push_path::mapped>(lane_rows) : indegree_kernel_on<push_path::calls>(lane_rows);
     else if constexpr (Mode == push_mode::none)
       return indegree_kernel_on<push_path::calls>(lane_rows);
     else
