@@ -94,6 +94,7 @@ struct run_config {
   std::uint32_t same_node_bias;   // of the rest, probability x 65536 that it stays in the node
   termination term;
   std::uint32_t watch_busy_phases;  // options::watch_busy_phases
+  std::uint32_t share_min_ns;     // options::share_min_ns
   scheduling sched;
   placement where;
   std::uint32_t near_count;       // other PEs of this node (their GPUs or this one)

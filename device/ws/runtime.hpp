@@ -79,6 +79,9 @@ struct options {
                                         // (measured, docs/worksteal.md "Victim selection")
   double same_node_bias = 0.9;          // of the rest, probability that it is on this node
   termination term = termination::counter;
+  std::uint32_t share_min_ns = 4000;    // a worker holding at most a phase of tasks that spawn
+                                        // nothing shares them only if its last phase took this
+                                        // long (sharing costs a release, a steal and an acquire)
   std::uint32_t watch_busy_phases = 0;  // > 0: worker 0 also reads PE 0's abort word every this many
                                         // phases while it has work (a busy PE learns of another's
                                         // failure; the link to PE 0 stays in use); 0: only when idle
@@ -293,6 +296,7 @@ template <class Program, class Comm = gio_comm> class runtime {
     cfg_.same_node_bias = static_cast<std::uint32_t>(opt_.same_node_bias * 65536.0);
     cfg_.term = opt_.term;
     cfg_.watch_busy_phases = opt_.watch_busy_phases;
+    cfg_.share_min_ns = opt_.share_min_ns;
     cfg_.sched = opt_.sched;
     cfg_.where = opt_.where;
     cfg_.ring_offset = headers;

@@ -106,7 +106,6 @@ struct worker_state {  // in shared memory
   std::uint64_t steal_started;    // before it first goes idle: when its last steal attempt began
   std::uint32_t head;           // position after this worker's last public task
   std::uint32_t idle;           // counted idle by the termination detection
-  std::uint32_t failed_steals;  // in a row
   std::uint32_t decisions;      // while busy (decide's error check, watch_while_busy)
   std::uint32_t just_released;  // the last plan was a release: execute next
   std::uint32_t initial_done;   // this worker saw this PE's initial set exhausted (it stays so)
@@ -120,7 +119,12 @@ struct worker_state {  // in shared memory
   std::uint32_t publish_tail;   // the live region to publish after a copy
   std::uint32_t publish_count;
   std::uint32_t closed_epoch;   // the epoch a release or acquire closed
+  std::uint32_t open_epoch;     // the epoch this worker's word has open now
+  std::uint32_t phase_spawned;  // tasks the last phase spawned (kept and spilled)
+  std::uint64_t phase_started;  // when the phase running now began (ns)
+  std::uint64_t phase_ns;       // how long the last phase took (0: none yet)
   std::uint64_t claimed[2];     // per epoch of this worker's queue: tasks thieves claimed (cumulative)
+  std::uint64_t settled[2];     // of which a wait saw every copy completed
   std::uint64_t rng;
   std::uint64_t tally[2];
   std::uint64_t tally_max;
@@ -224,6 +228,7 @@ template <class Program, class Queues> class worker {
       s_.just_released = release;
       s_.next = release ? plan::release : plan::execute;
       if (release) lock_for_release();
+      else s_.phase_started = platform::timer_ns();
       return;
     }
     if (s_.prefetch_valid && claim_initial()) return;
@@ -250,8 +255,13 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE bool should_release() {
     const std::uint32_t n = s_.local_count;
     if (n >= cfg_.local_capacity - cfg_.local_capacity / 4) return true;
-    if (n <= cfg_.phase_tasks / 4 || n < 2 || !initial_exhausted()) return false;
+    if (n <= cfg_.phase_tasks / 4 || n < 2 || !initial_exhausted() || !worth_sharing(n)) return false;
     return s_.published_count == 0 || remaining(my_word()) == 0;
+  }
+  // Tasks this worker runs in one phase, that spawn nothing and whose last phase was short, run
+  // sooner here than a release, a thief's steal and an acquire would take (memset's last chunks).
+  GIO_DEVICE bool worth_sharing(std::uint32_t n) const {
+    return n > cfg_.phase_tasks || s_.phase_spawned != 0 || s_.phase_ns == 0 || s_.phase_ns >= cfg_.share_min_ns;
   }
   GIO_DEVICE bool initial_exhausted() const { return s_.initial_done && !s_.prefetch_valid; }
 
@@ -270,10 +280,15 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void wait_completions(std::uint32_t epoch) {
     std::uint64_t* word = &my_header()->completed[epoch];
     const std::uint64_t want = s_.claimed[epoch];
+    // An earlier wait saw these copies complete, and its fence ordered them before what follows.
+    if (want == s_.settled[epoch]) return;
     const std::uint64_t started = cfg_.wait_timeout_ns ? platform::timer_ns() : 0;
     for (;;) {
       const std::uint64_t seen = q_.fetch(word, my_pe_);
-      if (seen >= want) break;
+      if (seen >= want) {
+        s_.settled[epoch] = want;
+        break;
+      }
       if (cfg_.wait_timeout_ns && platform::timer_ns() - started > cfg_.wait_timeout_ns) {
         printf("gio: PE %d: gio::ws worker %u: waited %llu ns for thieves of epoch %u: %llu of %llu tasks copied\n",
                my_pe_, me_, static_cast<unsigned long long>(cfg_.wait_timeout_ns), epoch,
@@ -294,6 +309,7 @@ template <class Program, class Queues> class worker {
     next.epoch = closed_epoch ^ 1u;
     q_.set(&my_header()->meta, sws_pack(next), my_pe_);
     s_.published_count = count;
+    s_.open_epoch = next.epoch;
   }
 
   GIO_DEVICE void lock_for_release() {
@@ -448,12 +464,18 @@ template <class Program, class Queues> class worker {
       // The first transition's steps: steal attempt, closing, fence, count (worker_stats::idle_steps_ns).
       const bool first = s_.stats.first_idle_ns == 0;
       std::uint64_t at[5] = {s_.steal_started, first ? platform::timer_ns() : 0, 0, 0, 0};
-      std::uint32_t tail, count;
-      const sws_word w = lock_and_close(tail, count);
-      wait_completions(w.epoch ^ 1u);
-      publish(w.epoch, tail, count);
-      if (count != 0) return;  // cannot happen (only the owner adds tasks), but never lose them
-      wait_completions(w.epoch);
+      if (s_.published_count != 0) {
+        std::uint32_t tail, count;
+        const sws_word w = lock_and_close(tail, count);
+        wait_completions(w.epoch ^ 1u);
+        publish(w.epoch, tail, count);
+        if (count != 0) return;  // cannot happen (only the owner adds tasks), but never lose them
+        wait_completions(w.epoch);
+      } else {
+        // The open epoch began empty and only the owner adds tasks: no thief can claim in it, so
+        // only the epoch before may still have copies in flight (no lock, no new epoch).
+        wait_completions(s_.open_epoch ^ 1u);
+      }
       if (first) at[2] = platform::timer_ns();
       q_.fence();  // the closed queue before the idle count
       if (first) at[3] = platform::timer_ns();
@@ -468,7 +490,6 @@ template <class Program, class Queues> class worker {
       ++s_.stats.idle_entries;
       return;
     }
-    if (++s_.failed_steals % 2 != 0) return;
     const std::uint64_t verdict = me_ == 0 ? watch_root() : q_.fetch(&q_.term(my_pe_)->verdict, my_pe_);
     if (verdict != 0) {
       stop_on(verdict);
@@ -567,6 +588,7 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void settle_phase(std::uint32_t n, std::uint32_t base, std::uint32_t kept) {
     const std::uint32_t spilled = s_.local_count - min_u32(s_.local_count, cfg_.local_capacity);
     s_.executed += n;
+    s_.phase_spawned = kept + spilled;
     s_.spill_count = min_u32(s_.spill_count + spilled, cfg_.spill_capacity);
     s_.stats.spilled += spilled;
     s_.local_count = base + kept;
@@ -659,9 +681,10 @@ template <class Program, class Queues> class worker {
   GIO_DEVICE void finish(plan done) {
     switch (done) {
       case plan::execute:
-        // A worker goes idle only with its queues empty, so the last phase that emptied them is
-        // its last work: no clock read after phases that leave tasks (spawning workloads).
-        if (s_.local_count == 0 && s_.spill_count == 0) s_.stats.last_work_ns = platform::timer_ns();
+        // The phase's length decides whether its like is worth sharing (worth_sharing). A worker
+        // goes idle only with its queues empty, so the last phase that emptied them is its last work.
+        s_.phase_ns = platform::timer_ns() - s_.phase_started;
+        if (s_.local_count == 0 && s_.spill_count == 0) s_.stats.last_work_ns = s_.phase_started + s_.phase_ns;
         if (s_.error) fail(static_cast<run_error>(s_.error), 0);
         break;
       case plan::from_spill:
@@ -686,7 +709,6 @@ template <class Program, class Queues> class worker {
       }
       case plan::steal: {
         s_.local_count = s_.copy_count;
-        s_.failed_steals = 0;
         const bool regained = s_.idle != 0;
         if (regained) {
           regain_work();
