@@ -84,4 +84,9 @@ std::uint64_t count_containing(const corpus& c, const std::string& word) {
   return n;
 }
 
+std::uint64_t contains_tasks_for(std::uint64_t starts, std::uint32_t piece) {
+  if (piece == 0 || starts <= piece) return 1;
+  return 1 + contains_tasks_for(starts / 2, piece) + contains_tasks_for(starts - starts / 2, piece);
+}
+
 }  // namespace worksteal

@@ -29,4 +29,10 @@ corpus read_corpus(const std::string& path);
 bool document_contains(const corpus& c, std::uint64_t i, const std::string& word);
 std::uint64_t count_containing(const corpus& c, const std::string& word);
 
+// Tasks the `contains` program runs for a document with `starts` places the word could start at
+// (size - word length + 1): one, or with `piece` > 0 and more places than that, the task that
+// splits it in halves plus the halves' own (programs.hpp). The GPU run's executed count must equal
+// the sum over the documents.
+std::uint64_t contains_tasks_for(std::uint64_t starts, std::uint32_t piece);
+
 }  // namespace worksteal

@@ -52,13 +52,14 @@ inline gio::ws::options runtime_options(const options& opt, variant v, int pes) 
   o.public_capacity = opt.public_queue;
   o.spill_capacity = opt.spill;
   o.max_steal = opt.max_steal;
-  // UTS spawns up to 3 tasks per task: one per thread leaves them room. memset and contains spawn
-  // nothing, and contains' documents differ in length: phases of many tasks even that out.
-  o.phase_tasks = opt.phase_tasks ? opt.phase_tasks : opt.work == workload::uts ? 0 : opt.local_queue / 2;
+  // UTS spawns up to 3 tasks per task and contains 2 (splitting a long document): one per thread
+  // leaves them room, and a phase waits for one part at most. memset spawns nothing.
+  o.phase_tasks = opt.phase_tasks ? opt.phase_tasks : opt.work == workload::memset ? opt.local_queue / 2 : 0;
   o.same_gpu_bias = opt.bias;
   o.same_node_bias = opt.node_bias;
   o.term = opt.termination == "tree" ? gio::ws::termination::tree : gio::ws::termination::counter;
   o.watch_busy_phases = opt.watch_busy;
+  o.share_min_ns = opt.share_min_ns;
   o.sched = v == variant::static_share ? gio::ws::scheduling::fixed_share : gio::ws::scheduling::stealing;
   o.where = v == variant::host_queues ? gio::ws::placement::host : gio::ws::placement::symmetric;
   o.pes = v == variant::single ? 1 : pes;
@@ -304,12 +305,23 @@ template <class Comm> class contains_runner : public workload_runner {
         word_(j.opt.word),
         text_(std::max<std::size_t>(1, corpus_.text.size())),
         offsets_(corpus_.offsets.size() * sizeof(std::uint64_t)),
-        word_dev_(word_.size()) {
+        word_dev_(word_.size()),
+        piece_(j.opt.piece) {
     if (!corpus_.text.empty()) gpu::copy_to_device(text_.as<void>(), corpus_.text.data(), corpus_.text.size());
     gpu::copy_to_device(offsets_.as<void>(), corpus_.offsets.data(), corpus_.offsets.size() * sizeof(std::uint64_t));
     gpu::copy_to_device(word_dev_.as<void>(), word_.data(), word_.size());
     expected_ = count_containing(corpus_, word_);
+    for (std::uint64_t d = 0; d < corpus_.documents(); ++d) {
+      const std::uint64_t size = corpus_.offsets[d + 1] - corpus_.offsets[d];
+      if (piece_ != 0 && size > 0xffffffffu)
+        throw gio::error(j.pe, "contains: document " + std::to_string(d) + " is longer than 4 GiB, the most --piece can split");
+      tasks_ += size < word_.size() ? 1 : contains_tasks_for(size - word_.size() + 1, piece_);
+    }
+    // A flag per document of this PE's share, for the largest share (one PE: the `single` variant).
+    found_ = static_cast<std::uint64_t*>(Comm::allocate(flags_per_pe(1) * sizeof(std::uint64_t)));
+    if (!found_) throw gio::error(j.pe, "contains: the documents' flags do not fit in the symmetric heap");
   }
+  ~contains_runner() override { Comm::release(found_); }
   std::string describe() const override {
     return "contains '" + word_ + "' in " + std::to_string(corpus_.documents()) + " documents (" +
            std::to_string(corpus_.text.size() >> 20) + " MiB, " + std::to_string(expected_) + " hold it)";
@@ -319,28 +331,35 @@ template <class Comm> class contains_runner : public workload_runner {
 
   std::string run_once(const job& j, variant v, const gio::ws::options& o, run_figures& fig) override {
     const int participants = o.pes;
-    const std::uint64_t d = corpus_.documents();
-    const std::uint64_t first = j.pe < participants ? d * j.pe / participants : 0;
-    const std::uint64_t end = j.pe < participants ? d * (j.pe + 1) / participants : 0;
+    const std::uint64_t d = corpus_.documents(), per_pe = flags_per_pe(participants);
+    const std::uint64_t first = j.pe < participants ? std::min(d, per_pe * j.pe) : 0;
+    const std::uint64_t end = j.pe < participants ? std::min(d, per_pe * (j.pe + 1)) : 0;
     const contains_program p{text_.as<char>(), offsets_.as<std::uint64_t>(), word_dev_.as<char>(),
-                             static_cast<std::uint32_t>(word_.size()), first};
+                             static_cast<std::uint32_t>(word_.size()), piece_, first, per_pe, found_};
+    gpu::fill(found_, 0, per_pe * sizeof(std::uint64_t));
+    gpu::synchronize();
     const gio::ws::run_result r = runtimes_.get(v, o).run(p, end - first);
     gather(j, r, participants, fig);
     unsigned long long hits = 0;
     for (const auto& w : r.workers) hits += w.tally[0];
     MPI_Allreduce(MPI_IN_PLACE, &hits, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, j.comm);
-    if (fig.executed != static_cast<double>(corpus_.documents()))
-      return "executed " + std::to_string(static_cast<unsigned long long>(fig.executed)) + " tasks for " +
-             std::to_string(corpus_.documents()) + " documents";
+    if (fig.executed != static_cast<double>(tasks_))
+      return "executed " + std::to_string(static_cast<unsigned long long>(fig.executed)) + " tasks, expected " +
+             std::to_string(tasks_) + " for " + std::to_string(corpus_.documents()) + " documents";
     return judge_contains(hits, expected_, fig);
   }
   std::string run_cpu(const job&, run_figures& fig) override { return cpu_contains(corpus_, word_, expected_, fig); }
 
  private:
+  std::uint64_t flags_per_pe(int pes) const { return std::max<std::uint64_t>(1, (corpus_.documents() + pes - 1) / pes); }
+
   corpus corpus_;
   std::string word_;
   gpu::device_memory text_, offsets_, word_dev_;
+  std::uint32_t piece_;
   std::uint64_t expected_ = 0;
+  std::uint64_t tasks_ = 0;  // what the split trees of every document make
+  std::uint64_t* found_ = nullptr;
   runtime_cache<contains_program, Comm> runtimes_;
 };
 

@@ -41,8 +41,8 @@ std::vector<variant> parse_variants(const std::string& text) {
   return out;
 }
 
-std::uint32_t parse_u32(const char* option, const std::string& v) {
-  const std::int64_t n = support::parse_positive(option, v);
+std::uint32_t parse_u32(const char* option, const std::string& v, bool zero_ok = false) {
+  const std::int64_t n = zero_ok ? support::parse_non_negative(option, v) : support::parse_positive(option, v);
   if (n > 0x7fffffff) throw support::usage_error(std::string(option) + ": " + v + " is too large");
   return static_cast<std::uint32_t>(n);
 }
@@ -90,8 +90,8 @@ bool parse_options(int argc, const char* const* argv, options& opt, std::string&
           [&](const std::string& v) { opt.spill = parse_u32("--spill", v); });
   p.value("--max-steal", "N", "most tasks one steal takes (default half the local queue)",
           [&](const std::string& v) { opt.max_steal = parse_u32("--max-steal", v); });
-  p.value("--phase-tasks", "N", "tasks a phase runs, taken by whichever thread is free (default: uts one per thread, "
-          "memset and contains half the local queue)",
+  p.value("--phase-tasks", "N", "tasks a phase runs, taken by whichever thread is free (default: memset half the local queue, "
+          "uts and contains one per thread)",
           [&](const std::string& v) { opt.phase_tasks = parse_u32("--phase-tasks", v); });
   p.value("--bias", "P", "probability that a victim is on the thief's own GPU (default 0.95)",
           [&](const std::string& v) { opt.bias = parse_probability("--bias", v); });
@@ -101,7 +101,15 @@ bool parse_options(int argc, const char* const* argv, options& opt, std::string&
     opt.termination = support::parse_choice("--termination", v, {"counter", "tree"});
   });
   p.value("--watch-busy", "N", "worker 0 reads PE 0's abort word every N phases while busy (default 0: when idle)",
-          [&](const std::string& v) { opt.watch_busy = static_cast<std::uint32_t>(support::parse_non_negative("--watch-busy", v)); });
+          [&](const std::string& v) { opt.watch_busy = parse_u32("--watch-busy", v, true); });
+  p.value("--share-min-ns", "NS",
+          "a worker shares a phase's worth of tasks that spawn nothing only if its last phase took NS "
+          "(default 4000; 0: always)",
+          [&](const std::string& v) { opt.share_min_ns = parse_u32("--share-min-ns", v, true); });
+  p.value("--piece", "N",
+          "contains: a task searches at most N places of a document, longer ones are split (default 64; "
+          "0: one task per document)",
+          [&](const std::string& v) { opt.piece = parse_u32("--piece", v, true); });
   p.value("--warmup", "N", "untimed runs per variant (default 1)",
           [&](const std::string& v) { opt.warmup = static_cast<int>(support::parse_non_negative("--warmup", v)); });
   p.value("--repeats", "N", "timed runs per variant; the median is reported (default 5)",

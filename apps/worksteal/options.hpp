@@ -25,17 +25,19 @@ struct options {
   std::uint64_t documents = 1u << 18;      // contains, synthetic corpus
   std::string corpus_file;                 // contains, one document per line
   std::string word = "worksteal";          // contains
+  std::uint32_t piece = 64;                // contains: most start positions one task searches; 0: whole documents
   int workers = 0;                         // per PE, 0 = as many as are co-resident
   int threads = 256;
   std::uint32_t local_queue = 1024;
   std::uint32_t public_queue = 4096;
   std::uint32_t spill = 16384;
   std::uint32_t max_steal = 0;             // 0 = local_queue / 2
-  std::uint32_t phase_tasks = 0;           // 0 = per workload: uts one per thread, else local_queue / 2
+  std::uint32_t phase_tasks = 0;           // 0 = per workload: memset local_queue / 2, else one per thread
   double bias = 0.95;                      // probability of a victim on the thief's own GPU
   double node_bias = 0.9;
   std::string termination = "counter";     // counter | tree
   std::uint32_t watch_busy = 0;             // gio::ws::options::watch_busy_phases
+  std::uint32_t share_min_ns = 4000;        // gio::ws::options::share_min_ns
   int warmup = 1;
   int repeats = 5;
   std::string csv;

@@ -75,10 +75,17 @@ template <class Spawn> GIO_DEVICE void uts_children::operator()(const uts_progra
   }
 }
 
-// ---- contains: a task searches one document, stopping at the first hit ----
+// ---- contains: a task searches a document, or a part of a long one, stopping at the first hit ----
+// A document with more than `piece` places the word could start at is split in halves until each
+// part has at most `piece` (docs/worksteal.md, "Workloads": one thread scanning a whole long
+// document holds up its worker's phase). A part that finds the word counts the document if it is
+// the first to mark it found (one flag per document, on the PE that owns it); a part that starts
+// after the document was found skips its scan.
 struct contains_program;
 struct contains_task {
   std::uint64_t document;
+  std::uint32_t offset;  // a part: the first start position it searches, from the document's start
+  std::uint32_t length;  // a part: how many start positions; 0: the whole document
   template <class Spawn> GIO_DEVICE void operator()(const contains_program& p, Spawn& spawn) const;
 };
 struct contains_program {
@@ -87,22 +94,44 @@ struct contains_program {
   const std::uint64_t* offsets;
   const char* word;
   std::uint32_t word_length;
+  std::uint32_t piece;            // most start positions one task searches; 0: whole documents
   std::uint64_t first;            // this PE's first document
-  GIO_DEVICE gio::ws::task initial(std::uint64_t i) const { return gio::ws::make_task<tasks>(contains_task{first + i}); }
+  std::uint64_t per_pe;           // documents per PE: document d belongs to PE d / per_pe
+  std::uint64_t* found;           // symmetric, per_pe words: split documents' flags on their PE
+  GIO_DEVICE gio::ws::task initial(std::uint64_t i) const {
+    return gio::ws::make_task<tasks>(contains_task{first + i, 0, 0});
+  }
+  // Whether the word starts at one of text[from, from + starts).
+  GIO_DEVICE bool holds(std::uint64_t from, std::uint64_t starts) const {
+    const char first_letter = word[0];
+    for (std::uint64_t i = from; i < from + starts; ++i) {
+      if (text[i] != first_letter) continue;
+      std::uint32_t k = 1;
+      while (k < word_length && text[i + k] == word[k]) ++k;
+      if (k == word_length) return true;
+    }
+    return false;
+  }
 };
 template <class Spawn> GIO_DEVICE void contains_task::operator()(const contains_program& p, Spawn& spawn) const {
-  const std::uint64_t begin = p.offsets[document], end = p.offsets[document + 1];
-  if (end - begin < p.word_length) return;
-  const char first_letter = p.word[0];
-  for (std::uint64_t i = begin; i + p.word_length <= end; ++i) {
-    if (p.text[i] != first_letter) continue;
-    std::uint32_t k = 1;
-    while (k < p.word_length && p.text[i + k] == p.word[k]) ++k;
-    if (k == p.word_length) {
-      spawn.tally(0, 1);
-      return;
-    }
+  const std::uint64_t begin = p.offsets[document], size = p.offsets[document + 1] - begin;
+  if (size < p.word_length) return;
+  const std::uint64_t starts = length ? length : size - p.word_length + 1;
+  if (p.piece != 0 && starts > p.piece) {
+    const auto half = static_cast<std::uint32_t>(starts / 2);
+    spawn.spawn(contains_task{document, offset, half});
+    spawn.spawn(contains_task{document, offset + half, static_cast<std::uint32_t>(starts - half)});
+    return;
   }
+  if (length == 0) {  // a whole document, never split
+    if (p.holds(begin, starts)) spawn.tally(0, 1);
+    return;
+  }
+  using comm = typename Spawn::comm;
+  const int owner = static_cast<int>(document / p.per_pe);
+  std::uint64_t* flag = p.found + document % p.per_pe;
+  if (comm::fetch(spawn.context(), flag, owner) != 0) return;
+  if (p.holds(begin + offset, starts) && comm::fetch_add(spawn.context(), flag, 1, owner) == 0) spawn.tally(0, 1);
 }
 
 }  // namespace worksteal

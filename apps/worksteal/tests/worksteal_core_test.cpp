@@ -64,9 +64,25 @@ TEST(WorkstealOptions, ParsesVariantsAndRejectsBadInput) {
   EXPECT_THROW(parse_options(3, bad_bias, opt, help), support::usage_error);
   const char* bad_watch[] = {"worksteal", "--watch-busy", "-1"};
   EXPECT_THROW(parse_options(3, bad_watch, opt, help), support::usage_error);
+  const char* split[] = {"worksteal", "--piece", "0", "--share-min-ns", "0"};
+  ASSERT_TRUE(parse_options(5, split, opt, help));
+  EXPECT_EQ(opt.piece, 0u);
+  EXPECT_EQ(opt.share_min_ns, 0u);
+  const char* bad_piece[] = {"worksteal", "--piece", "-3"};
+  EXPECT_THROW(parse_options(3, bad_piece, opt, help), support::usage_error);
   const char* help_args[] = {"worksteal", "--help"};
   EXPECT_FALSE(parse_options(2, help_args, opt, help));
   EXPECT_NE(help.find("--termination"), std::string::npos);
+}
+
+// The tasks a document takes: its split tree, halves until each part has at most `piece` places.
+TEST(WorkstealCorpus, ContainsSplitsLongDocumentsInHalvesDownToThePiece) {
+  EXPECT_EQ(contains_tasks_for(100000, 0), 1u);   // whole documents
+  EXPECT_EQ(contains_tasks_for(512, 512), 1u);
+  EXPECT_EQ(contains_tasks_for(513, 512), 3u);    // 256 + 257
+  EXPECT_EQ(contains_tasks_for(2048, 512), 7u);   // 4 parts of 512, 3 splits
+  EXPECT_EQ(contains_tasks_for(2049, 512), 9u);   // 1024: 2 parts, 1025: 256 + 257 + 512
+  EXPECT_EQ(contains_tasks_for(1, 1), 1u);
 }
 
 TEST(WorkstealChecks, UtsAndContainsJudgesCompareWithTheReference) {
