@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 
+#include "gio/launch.hpp"
 #include "support/gpu_runtime.hpp"
 
 namespace gio_test::gpu {
@@ -47,11 +48,13 @@ inline void stream_sync(stream_t s) { support::gpu::synchronize(s); }
 
 inline int sm_count() { return support::gpu::multiprocessor_count(); }
 
-// How many workgroups of `kernel` at `threads` threads this GPU runs at once. Litmus kernels
-// whose workgroups wait on each other across PEs must not launch more than are co-resident.
-template <class Kernel>
-int coresident_wgs(Kernel kernel, int threads) {
-  return sm_count() * support::gpu::resident_wgs_per_multiprocessor(kernel, threads);
+// How many workgroups of `kernel` at `threads` threads this PE may run at once: its share of the
+// GPU where MPS runs several PEs' kernels there (gio::max_coresident_wgs), not the whole GPU.
+// Litmus kernels whose workgroups wait on each other across PEs must not launch more than this,
+// or the PEs sharing a GPU together launch more than fits and wait on each other for ever.
+template <class... Params>
+int coresident_wgs(void (*kernel)(Params...), int threads) {
+  return gio::max_coresident_wgs(kernel, static_cast<unsigned>(threads));
 }
 
 }  // namespace gio_test::gpu
