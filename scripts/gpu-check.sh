@@ -331,6 +331,12 @@ if [ "$sanitizer" = 1 ]; then
   step sanitizer-worksteal-racecheck env GIO_SYMMETRIC_SIZE=256M timeout 300 "$(command -v mpirun)" --oversubscribe -np 2 \
     compute-sanitizer --tool racecheck --error-exitcode 1 "$build/apps/worksteal/worksteal" --workload memset \
     --tasks 20000 --variant ws "${ws_tiny[@]}"
+  # contains with 8-place parts: documents split across workers and PEs, their flags set remotely.
+  for tool in memcheck racecheck; do
+    step sanitizer-worksteal-contains-$tool env GIO_SYMMETRIC_SIZE=256M timeout 300 "$(command -v mpirun)" --oversubscribe \
+      -np 2 compute-sanitizer --tool $tool --error-exitcode 1 "$build/apps/worksteal/worksteal" --workload contains \
+      --documents 2048 --piece 8 --bias 0 --variant ws "${ws_tiny[@]}"
+  done
   # spts's gio solve kernels with pushes on most rows: the rounds kernel on KKT with 64-row blocks,
   # through mapped addresses and through gio's calls, and the indegree kernel's remote count-offs
   # and hand-overs (docs/spts.md, "Occupancy").
