@@ -86,7 +86,10 @@ TEST(SwsSlice, CostIsBoundedForManyFullSteals) {
 // A sequential model of one public queue: the owner releases and acquires under the lock with two
 // epochs and per-epoch completion counts, as the worker does (device/ws/worker.hpp), while thieves
 // claim slices and finish their copies late, in random order. Every task must be taken exactly
-// once, and the owner must never overwrite a ring slot a claimed copy has not read yet.
+// once, and the owner must never overwrite a ring slot a claimed copy has not read yet. An owner
+// whose public queue is empty goes idle as the worker does (worker.hpp, idle_step): when its open
+// epoch began with no tasks, by waiting only for the other epoch's copies; either way no copy from
+// its queue may be in flight once it counts itself idle.
 TEST(SwsProtocol, RandomInterleavingsTakeEveryTaskOnceAndNeverOverwriteAClaim) {
   constexpr std::uint32_t capacity = 64, max_steal = 4;
   std::mt19937 rng(11);
@@ -126,15 +129,35 @@ TEST(SwsProtocol, RandomInterleavingsTakeEveryTaskOnceAndNeverOverwriteAClaim) {
     const auto wait_for = [&](std::uint32_t epoch) {
       while (completed[epoch] < claimed[epoch]) ASSERT_TRUE(finish_one()) << "a claim that no copy will finish";
     };
+    std::uint32_t published = 0, open_epoch = 0;  // the open epoch's first count and number
     const auto publish = [&](const sws_word& closed, std::uint32_t tail, std::uint32_t count) {
       sws_word next;
       next.tail = tail;
       next.count = count;
       next.epoch = closed.epoch ^ 1u;
       word = sws_pack(next);
+      published = count;
+      open_epoch = next.epoch;
     };
+    int idle_transitions = 0;
     for (int step = 0; step < 2000; ++step) {
-      const int action = static_cast<int>(rng() % 10);
+      const int action = static_cast<int>(rng() % 11);
+      if (action == 10) {  // the owner goes idle if its public queue is empty
+        const sws_word now = sws_unpack(word);
+        if (now.count - sws_stolen(now.count, now.steals, max_steal) != 0) continue;
+        if (published != 0) {
+          std::uint32_t tail, count;
+          const sws_word w = lock_and_close(tail, count);
+          wait_for(w.epoch ^ 1u);
+          publish(w, tail, count);
+          wait_for(w.epoch);
+        } else {
+          wait_for(open_epoch ^ 1u);
+        }
+        ASSERT_TRUE(in_flight.empty()) << "counted idle with a copy from its queue in flight, trial " << trial;
+        ++idle_transitions;
+        continue;
+      }
       if (action < 3) {  // release k new tasks
         std::uint32_t tail, count;
         const sws_word w = lock_and_close(tail, count);
@@ -187,6 +210,7 @@ TEST(SwsProtocol, RandomInterleavingsTakeEveryTaskOnceAndNeverOverwriteAClaim) {
       ++seen[static_cast<std::size_t>(t)];
     }
     for (std::int64_t t = 0; t < next_task; ++t) ASSERT_EQ(seen[static_cast<std::size_t>(t)], 1) << "task " << t << " trial " << trial;
+    EXPECT_GT(idle_transitions, 0) << "trial " << trial;
   }
 }
 
