@@ -85,8 +85,22 @@ std::uint64_t count_containing(const corpus& c, const std::string& word) {
 }
 
 std::uint64_t contains_tasks_for(std::uint64_t starts, std::uint32_t piece) {
-  if (piece == 0 || starts <= piece) return 1;
-  return 1 + contains_tasks_for(starts / 2, piece) + contains_tasks_for(starts - starts / 2, piece);
+  // Level by level: halving sizes n and n + 1 gives sizes m and m + 1 again, so each level holds
+  // at most two sizes and their counts (the tree itself has ~2 * starts / piece nodes).
+  std::uint64_t small = starts, small_count = 1, large_count = 0, tasks = 0;  // large = small + 1
+  while (small_count + large_count > 0) {
+    tasks += small_count + large_count;
+    const std::uint64_t next_small = small / 2;
+    std::uint64_t next_small_count = 0, next_large_count = 0;
+    const auto split = [&](std::uint64_t size, std::uint64_t count) {
+      if (count == 0 || piece == 0 || size <= piece) return;  // parts of this size are searched
+      for (const std::uint64_t half : {size / 2, size - size / 2}) (half == next_small ? next_small_count : next_large_count) += count;
+    };
+    split(small, small_count);
+    split(small + 1, large_count);
+    small = next_small, small_count = next_small_count, large_count = next_large_count;
+  }
+  return tasks;
 }
 
 }  // namespace worksteal

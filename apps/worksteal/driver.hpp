@@ -317,8 +317,10 @@ template <class Comm> class contains_runner : public workload_runner {
         throw gio::error(j.pe, "contains: document " + std::to_string(d) + " is longer than 4 GiB, the most --piece can split");
       tasks_ += size < word_.size() ? 1 : contains_tasks_for(size - word_.size() + 1, piece_);
     }
-    // A flag per document of this PE's share, for the largest share (one PE: the `single` variant).
-    found_ = static_cast<std::uint64_t*>(Comm::allocate(flags_per_pe(1) * sizeof(std::uint64_t)));
+    // With --piece, a flag per document of this PE's share, for the largest share (one PE: the
+    // `single` variant); whole documents need none.
+    flag_words_ = piece_ ? flags_per_pe(1) : 1;
+    found_ = static_cast<std::uint64_t*>(Comm::allocate(flag_words_ * sizeof(std::uint64_t)));
     if (!found_) throw gio::error(j.pe, "contains: the documents' flags do not fit in the symmetric heap");
   }
   ~contains_runner() override { Comm::release(found_); }
@@ -336,7 +338,7 @@ template <class Comm> class contains_runner : public workload_runner {
     const std::uint64_t end = j.pe < participants ? std::min(d, per_pe * (j.pe + 1)) : 0;
     const contains_program p{text_.as<char>(), offsets_.as<std::uint64_t>(), word_dev_.as<char>(),
                              static_cast<std::uint32_t>(word_.size()), piece_, first, per_pe, found_};
-    gpu::fill(found_, 0, per_pe * sizeof(std::uint64_t));
+    gpu::fill(found_, 0, std::min(per_pe, flag_words_) * sizeof(std::uint64_t));
     gpu::synchronize();
     const gio::ws::run_result r = runtimes_.get(v, o).run(p, end - first);
     gather(j, r, participants, fig);
@@ -360,6 +362,7 @@ template <class Comm> class contains_runner : public workload_runner {
   std::uint64_t expected_ = 0;
   std::uint64_t tasks_ = 0;  // what the split trees of every document make
   std::uint64_t* found_ = nullptr;
+  std::uint64_t flag_words_ = 1;
   runtime_cache<contains_program, Comm> runtimes_;
 };
 
