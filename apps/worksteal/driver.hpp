@@ -171,6 +171,16 @@ inline void gather(const job& j, const gio::ws::run_result& r, int participants,
   fig.workers_per_pe = workers;
 }
 
+// Items 0..n-1 in blocks of per_pe = ceil(n / participants): item i belongs to PE i / per_pe, at
+// i % per_pe of that PE's symmetric array; this PE's block is [first, end) (empty off the run).
+struct block_share {
+  std::uint64_t per_pe, first, end;
+  block_share(std::uint64_t n, int participants, int pe)
+      : per_pe(std::max<std::uint64_t>(1, (n + participants - 1) / participants)),
+        first(pe < participants ? std::min(n, per_pe * pe) : 0),
+        end(pe < participants ? std::min(n, per_pe * (pe + 1)) : 0) {}
+};
+
 // memset: slot i on the PE owning index i; every slot must end at exactly 1.
 template <class Comm> class memset_runner : public workload_runner {
  public:
@@ -185,9 +195,9 @@ template <class Comm> class memset_runner : public workload_runner {
 
   std::string run_once(const job& j, variant v, const gio::ws::options& o, run_figures& fig) override {
     const int participants = o.pes;
-    const std::uint64_t per_pe = (n_ + participants - 1) / participants;
-    memset_program p{slots_, per_pe, std::min<std::uint64_t>(n_, per_pe * j.pe)};
-    const std::uint64_t count = j.pe < participants ? std::min<std::uint64_t>(n_, per_pe * (j.pe + 1)) - p.first : 0;
+    const block_share mine(n_, participants, j.pe);
+    const std::uint64_t per_pe = mine.per_pe, count = mine.end - mine.first;
+    memset_program p{slots_, per_pe, mine.first};
     gpu::fill(slots_, 0, n_ * sizeof(std::uint64_t));
     gpu::synchronize();
     const gio::ws::run_result r = runtimes_.get(v, o).run(p, count);
@@ -319,7 +329,7 @@ template <class Comm> class contains_runner : public workload_runner {
     }
     // With --piece, a flag per document of this PE's share, for the largest share (one PE: the
     // `single` variant); whole documents need none.
-    flag_words_ = piece_ ? flags_per_pe(1) : 1;
+    flag_words_ = piece_ ? corpus_.documents() : 1;
     found_ = static_cast<std::uint64_t*>(Comm::allocate(flag_words_ * sizeof(std::uint64_t)));
     if (!found_) throw gio::error(j.pe, "contains: the documents' flags do not fit in the symmetric heap");
   }
@@ -333,14 +343,12 @@ template <class Comm> class contains_runner : public workload_runner {
 
   std::string run_once(const job& j, variant v, const gio::ws::options& o, run_figures& fig) override {
     const int participants = o.pes;
-    const std::uint64_t d = corpus_.documents(), per_pe = flags_per_pe(participants);
-    const std::uint64_t first = j.pe < participants ? std::min(d, per_pe * j.pe) : 0;
-    const std::uint64_t end = j.pe < participants ? std::min(d, per_pe * (j.pe + 1)) : 0;
+    const block_share mine(corpus_.documents(), participants, j.pe);
     const contains_program p{text_.as<char>(), offsets_.as<std::uint64_t>(), word_dev_.as<char>(),
-                             static_cast<std::uint32_t>(word_.size()), piece_, first, per_pe, found_};
-    gpu::fill(found_, 0, std::min(per_pe, flag_words_) * sizeof(std::uint64_t));
+                             static_cast<std::uint32_t>(word_.size()), piece_, mine.first, mine.per_pe, found_};
+    gpu::fill(found_, 0, std::min(mine.per_pe, flag_words_) * sizeof(std::uint64_t));
     gpu::synchronize();
-    const gio::ws::run_result r = runtimes_.get(v, o).run(p, end - first);
+    const gio::ws::run_result r = runtimes_.get(v, o).run(p, mine.end - mine.first);
     gather(j, r, participants, fig);
     unsigned long long hits = 0;
     for (const auto& w : r.workers) hits += w.tally[0];
@@ -353,8 +361,6 @@ template <class Comm> class contains_runner : public workload_runner {
   std::string run_cpu(const job&, run_figures& fig) override { return cpu_contains(corpus_, word_, expected_, fig); }
 
  private:
-  std::uint64_t flags_per_pe(int pes) const { return std::max<std::uint64_t>(1, (corpus_.documents() + pes - 1) / pes); }
-
   corpus corpus_;
   std::string word_;
   gpu::device_memory text_, offsets_, word_dev_;

@@ -680,13 +680,15 @@ template <class Program, class Queues> class worker {
   // ---- thread 0, after the workgroup's copy ----
   GIO_DEVICE void finish(plan done) {
     switch (done) {
-      case plan::execute:
+      case plan::execute: {
         // The phase's length decides whether its like is worth sharing (worth_sharing). A worker
         // goes idle only with its queues empty, so the last phase that emptied them is its last work.
-        s_.phase_ns = platform::timer_ns() - s_.phase_started;
-        if (s_.local_count == 0 && s_.spill_count == 0) s_.stats.last_work_ns = s_.phase_started + s_.phase_ns;
+        const std::uint64_t now = platform::timer_ns();
+        s_.phase_ns = now - s_.phase_started;
+        if (s_.local_count == 0 && s_.spill_count == 0) s_.stats.last_work_ns = now;
         if (s_.error) fail(static_cast<run_error>(s_.error), 0);
         break;
+      }
       case plan::from_spill:
         s_.spill_count -= s_.copy_count;
         s_.local_count += s_.copy_count;

@@ -6,7 +6,6 @@
 #pragma once
 #include <cstddef>
 
-#include "gio/launch.hpp"
 #include "support/gpu_runtime.hpp"
 
 namespace gio_test::gpu {
@@ -47,14 +46,5 @@ inline void stream_destroy(stream_t s) noexcept {
 inline void stream_sync(stream_t s) { support::gpu::synchronize(s); }
 
 inline int sm_count() { return support::gpu::multiprocessor_count(); }
-
-// How many workgroups of `kernel` at `threads` threads this PE may run at once: its share of the
-// GPU where MPS runs several PEs' kernels there (gio::max_coresident_wgs), not the whole GPU.
-// Litmus kernels whose workgroups wait on each other across PEs must not launch more than this,
-// or the PEs sharing a GPU together launch more than fits and wait on each other for ever.
-template <class... Params>
-int coresident_wgs(void (*kernel)(Params...), int threads) {
-  return gio::max_coresident_wgs(kernel, static_cast<unsigned>(threads));
-}
 
 }  // namespace gio_test::gpu

@@ -28,8 +28,9 @@ const run_info& run();
 
 // Rounds of each litmus test: GIO_LITMUS_ROUNDS, default 2000.
 int litmus_rounds();
-// Workgroups of a litmus kernel that can hold `coresident` of them at once: at most 264, never
-// more than half of them (two PEs sharing one GPU must both be resident), and at most
+// Workgroups of a litmus kernel that can hold `coresident` of them at once (gio::max_coresident_wgs:
+// this PE's share of the GPU under MPS, so that every PE sharing it stays resident): at most 264,
+// never more than half of them (two PEs time-slicing one GPU must both be resident), and at most
 // GIO_LITMUS_WGS if set. Over the software NIC model every remote operation costs ~20 us, so the
 // gda/ikn runs cap the agents (not the rounds): 67k thread-scope agents x 2000 rounds would take
 // hours there.

@@ -18,6 +18,7 @@
 
 #include "device_forms.hpp"
 #include "gio/device.hpp"
+#include "gio/launch.hpp"
 #include "gpu_runtime.hpp"
 #include "harness.hpp"
 
@@ -175,7 +176,7 @@ template <class Coop, bool Nbi> void run_signal_litmus(const std::string& name, 
   const std::size_t stride = (bytes + sig_guard + 255) / 256 * 256;
   const std::size_t budget = std::size_t(40) << 20;  // payload bytes per PE
   const std::size_t per_wg = std::size_t(agents_per_wg) * ring * stride;
-  const unsigned most = litmus_workgroups(gpu::coresident_wgs(kernel, static_cast<int>(threads)));
+  const unsigned most = litmus_workgroups(gio::max_coresident_wgs(kernel, threads));
   const unsigned wgs = static_cast<unsigned>(std::clamp<std::size_t>(budget / per_wg, 1, most));
   const unsigned agents = wgs * agents_per_wg;
   const int base_rounds = bytes <= 4096 ? litmus_rounds() : bytes <= big + 3 ? litmus_rounds() / 4 : litmus_rounds() / 16;

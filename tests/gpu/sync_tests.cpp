@@ -17,6 +17,7 @@
 #include "api_types_generated.hpp"
 #include "device_forms.hpp"
 #include "gio/device.hpp"
+#include "gio/launch.hpp"
 #include "gio/platform/strong.hpp"
 #include "gpu_runtime.hpp"
 #include "harness.hpp"
@@ -303,7 +304,7 @@ __global__ void __launch_bounds__(litmus_threads) message_passing_kernel(gio::de
 }
 
 template <class Kernel> unsigned litmus_wgs(Kernel kernel) {
-  return litmus_workgroups(gpu::coresident_wgs(kernel, litmus_threads));
+  return litmus_workgroups(gio::max_coresident_wgs(kernel, litmus_threads));
 }
 
 template <class Coop, order Order, acquire Acq, source Src = source::shared_memory>
