@@ -370,7 +370,10 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(10)) solve_kernel(so
               if (i < ready) sum += value[i] * as_double(word[i]);
             k += ready * static_cast<std::int32_t>(group);
             if (ready < entries_per_batch) {
-              if (k < end) ws.blocked[slot] = 1, ws.waiting_for = waiting;
+              if (k < end) {  // the row's lanes may all get here in one round: atomic, not racing stores
+                atomicExch(const_cast<std::uint32_t*>(&ws.blocked[slot]), 1u);
+                atomicExch(const_cast<std::int32_t*>(&ws.waiting_for), waiting);
+              }
               break;
             }
           }
