@@ -178,8 +178,17 @@ support::option_parser make_parser(options* o) {
   p.value("--pollers", "N",
           "gio with the indegree kernel: wavefronts per PE that stay and poll the PE's\n"
           "queue for rows other PEs hand over, once they have nothing to do (the others\n"
-          "leave); default: the GPU's multiprocessors divided among the PEs on it",
+          "leave); default: the GPU's multiprocessors divided among the PEs on it; none\n"
+          "on a PE none of whose rows reads another PE's (no row can be handed to it)",
           [&](const std::string& v) { opt.pollers = positive_int("--pollers", v); });
+  p.value("--one-pe", "KERNELS",
+          "gio on one PE: `local` (default) runs single's kernels, since no other PE\n"
+          "reads its values or hands it rows; `distributed` runs gio's own kernels\n"
+          "there, to measure what their per-row work costs (docs/spts.md)",
+          [&](const std::string& v) {
+            if (v != "local" && v != "distributed") throw support::usage_error("--one-pe: local or distributed, not " + v);
+            opt.one_pe_local = v == "local";
+          });
   p.value("--workgroups", "N",
           "workgroups of the solve kernel (default: as many as fit on the GPU at once,\n"
           "divided among the PEs that share it; for chains of few rows per level, where\n"

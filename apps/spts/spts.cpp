@@ -282,10 +282,13 @@ struct indegree_state {
 template <push_mode Mode>
 class syncfree_solver {
  public:
-  // symmetric_counts: the indegree kernel's counts and queue in gio (else null).
+  // symmetric_counts: the indegree kernel's counts and queue in gio (else null). local: gio on one
+  // PE, which runs single's kernels (Mode none): no PE reads its values or hands it rows, and its
+  // local rows are the global ones, so the solve is single's on gio's memory (--one-pe).
   syncfree_solver(const lower_matrix& L, const pe_share& share, const block_cyclic& part, int pe, std::uint64_t* x,
-                  std::uint64_t* ready, std::int32_t* symmetric_counts, const options& opt, int pes_on_gpu)
-      : n_(part.n()),
+                  std::uint64_t* ready, std::int32_t* symmetric_counts, const options& opt, int pes_on_gpu, bool local)
+      : local_(Mode != push_mode::none && local),
+        n_(part.n()),
         row_ptr_(share.row_ptr),
         col_(share.col),
         val_(share.val),
@@ -339,8 +342,9 @@ class syncfree_solver {
     if (kernel_ == kernel_choice::indegree) {
       const auto start = clock_type::now();
       indegree_.emplace(share, make_dependents(L, part, pe), part.most_local_rows(), symmetric_counts);
-      // gio: one wave per multiprocessor's share polls the queue while its PE has rows unsolved.
-      pollers_ = opt.pollers > 0 ? opt.pollers : std::max(1, multiprocessors);
+      // gio: one wave per multiprocessor's share polls the queue while its PE has rows unsolved,
+      // where other PEs can hand rows over: only to a PE with rows that read another PE's.
+      pollers_ = share.remote_entries == 0 ? 0 : opt.pollers > 0 ? opt.pollers : std::max(1, multiprocessors);
       const int waves = workgroups_ * static_cast<int>(gpu::waves_per_block);
       indegree_args_ = indegree_->args(opt.stack_rows, std::max(0, waves - pollers_));
       setup_ms_ = seconds_since(start) * 1e3;
@@ -365,7 +369,7 @@ class syncfree_solver {
         return "indegree kernel (" + std::to_string(lane_rows_) + " rows per lane), " +
                grouped(indegree_args_.root_count) + " roots in " + std::to_string(args_.rows_per_ticket) +
                "-root tickets" +
-               (Mode == push_mode::none ? std::string() : ", " + std::to_string(pollers_) + " waves poll when idle") +
+               (Mode == push_mode::none || local_ ? std::string() : ", " + std::to_string(pollers_) + " waves poll when idle") +
                ", readers' lists built in " + format("%.0f", setup_ms_) + " ms (not in the solve time)";
       default:
         return "rounds kernel, " + std::to_string(args_.rows_per_ticket) + "-row tickets";
@@ -374,6 +378,7 @@ class syncfree_solver {
   // "" for single; else how pushes and remote counts reach the other PEs, for the output.
   std::string path_description() const {
     if constexpr (Mode == push_mode::none) return "";
+    if (local_) return ", single's kernel on gio's memory (one PE: nothing to push; --one-pe)";
     return mapped() ? ", pushes as stores to shmem_ptr addresses" : ", pushes through gio calls";
   }
 
@@ -442,6 +447,7 @@ class syncfree_solver {
   }
 
  private:
+  bool local_;
   std::int64_t n_;
   device_array<std::int32_t> row_ptr_, col_;
   device_array<double> val_, inv_diag_, rhs_;
@@ -476,22 +482,25 @@ class syncfree_solver {
   // The kernels of this mode on this PE's path (mapped exists for packed pushes only).
   using solve_entry = void (*)(gpu::solve_args, gio::device_handle);
   solve_entry rounds_kernel() const {
+    if (local_) return gpu::solve_kernel<push_mode::none>;
     if constexpr (Mode == push_mode::packed)
       if (mapped()) return gpu::solve_kernel<Mode, push_path::mapped>;
     return gpu::solve_kernel<Mode>;
   }
   solve_entry slots_kernel() const {
+    if (local_) return gpu::solve_slots_kernel<push_mode::none>;
     if constexpr (Mode == push_mode::packed)
       if (mapped()) return gpu::solve_slots_kernel<Mode, push_path::mapped>;
     return gpu::solve_slots_kernel<Mode>;
   }
   using indegree_entry = void (*)(gpu::solve_args, gpu::indegree_args, gio::device_handle);
-  template <push_path Path> static indegree_entry indegree_kernel_on(int lane_rows) {
-    return lane_rows == 1   ? gpu::solve_indegree_kernel<1, Mode, Path>
-           : lane_rows == 2 ? gpu::solve_indegree_kernel<2, Mode, Path>
-                            : gpu::solve_indegree_kernel<4, Mode, Path>;  // options accept 1, 2 and 4 only
+  template <push_path Path, push_mode M = Mode> static indegree_entry indegree_kernel_on(int lane_rows) {
+    return lane_rows == 1   ? gpu::solve_indegree_kernel<1, M, Path>
+           : lane_rows == 2 ? gpu::solve_indegree_kernel<2, M, Path>
+                            : gpu::solve_indegree_kernel<4, M, Path>;  // options accept 1, 2 and 4 only
   }
   indegree_entry indegree_kernel(int lane_rows) const {
+    if (local_) return indegree_kernel_on<push_path::calls, push_mode::none>(lane_rows);
     if constexpr (Mode == push_mode::packed)
       return mapped() ? indegree_kernel_on<push_path::mapped>(lane_rows) : indegree_kernel_on<push_path::calls>(lane_rows);
     else if constexpr (Mode == push_mode::none)
@@ -574,7 +583,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       solver = std::make_unique<syncfree_solver<Mode>>(
           j.prob.L, *share, part, my_part, x, sym_ready ? sym_ready->get() : nullptr,
           sym_counts ? reinterpret_cast<std::int32_t*>(sym_counts->get()) : nullptr, opt,
-          distributed ? j.pes_on_my_gpu : 1);
+          distributed ? j.pes_on_my_gpu : 1, which == variant::gio && j.pes == 1 && opt.one_pe_local);
       m.pushes = share->pushes;
       m.remote_entries = share->remote_entries;
       if (opt.kernel == kernel_choice::indegree) m.analysis_ms = solver->setup_ms();

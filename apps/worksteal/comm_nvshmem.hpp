@@ -39,6 +39,8 @@ struct nvshmem_comm {
   static __device__ void get_wg(const ctx&, void* dst, const void* src, std::size_t bytes, int pe) {
     nvshmemx_getmem_block(dst, src, bytes, pe);
   }
+  // One node, no NIC: NVSHMEM's atomics on this PE's words are the GPU's own.
+  static __device__ bool native_own_word(const ctx&, const std::uint64_t*) { return true; }
   // nvshmem_fence is a system-scope fence over NVLink: the release the protocol needs.
   static __device__ void fence(const ctx&) { nvshmem_fence(); }
 

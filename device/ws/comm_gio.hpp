@@ -5,7 +5,9 @@
 //
 //   device  handle, ctx, ctx_storage, open_wg(handle, storage) -> const ctx&, my_pe(ctx),
 //           fetch / fetch_add / fetch_or / add / set on a uint64 word of a PE (atomics),
-//           get_wg (whole workgroup, complete on return), fence (release to every PE)
+//           get_wg (whole workgroup, complete on return), fence (release to every PE),
+//           native_own_word(ctx, w) (whether an atomic on this PE's word w is this GPU's own
+//           atomic, which the runtime may then issue with an ordering of its own)
 //   host    my_pe, n_pes, barrier_all, allocate / release (symmetric, 256-byte aligned),
 //           over_every_pe(value, min|max), distance(pe) (0 this GPU, 1 this node, 2 another
 //           node), unstealable(pe) ("" or why thieves cannot reach it), kernel_handle,
@@ -47,6 +49,13 @@ struct gio_comm {
   }
   static GIO_DEVICE void get_wg(const ctx& c, void* dst, const void* src, std::size_t bytes, int pe) {
     shmem_ctx_getmem_wg(c, dst, src, bytes, pe);
+  }
+  // Not when w is in the heap's atomics area while a NIC is on (its atomics go through the NIC,
+  // this PE's included), nor under GIO_ATOMICS=cas (every atomic is a CAS loop then).
+  static GIO_DEVICE bool native_own_word(const ctx& c, const std::uint64_t* w) {
+    const gio::detail::peer_route where =
+        transports::atomic_route(c, gio::detail::route_world(c, shmem_my_pe(c), "gio::ws", source_location::current()), w);
+    return where.via == gio::detail::device_transport::p2p && where.native_atomics;
   }
   // This thread's (and, after a workgroup barrier, its group's) earlier loads and stores are
   // ordered before its later stores and atomics, at every PE (release; gda: completed).

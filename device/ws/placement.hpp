@@ -16,6 +16,14 @@
 
 namespace gio::ws {
 
+// n tasks from src to dst by the whole workgroup (after the thief's acquire), synchronised on return.
+GIO_DEVICE void copy_tasks_wg(task* dst, const task* src, std::uint32_t n) {
+  const unsigned words = n * (sizeof(task) / 16);
+  for (unsigned i = platform::thread_in_wg(); i < words; i += platform::wg_size())
+    reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
+  platform::wg_barrier();
+}
+
 // What every placement holds: the worker's context and the run's configuration.
 template <class Comm> class placement_base {
  public:
@@ -56,8 +64,15 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
   }
   GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::add(c_, w, v, pe); }
   GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::set(c_, w, v, pe); }
-  // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory.
+  // Whether the thief's side of a steal from `pe` may use this GPU's atomics on `w` directly
+  // (claim_slice, report_copied): a victim of this PE whose word no NIC updates.
+  GIO_DEVICE bool native_own(const std::uint64_t* w, int pe) const {
+    return pe == base::my_pe() && Comm::native_own_word(c_, w);
+  }
+  // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory (this PE's: its own
+  // loads, without the call's route and second barrier).
   GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int pe) const {
+    if (pe == base::my_pe()) return copy_tasks_wg(dst, src, n);
     Comm::get_wg(c_, dst, src, std::size_t{n} * sizeof(task), pe);
   }
   // Release: this thread's (after a workgroup barrier, its group's) earlier accesses before its
@@ -102,12 +117,8 @@ template <class Comm> class host_queues : public placement_base<Comm> {
   GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int) const {
     platform::atomic_rmw_sys_bits<platform::rmw::exchange>(w, v);
   }
-  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int) const {
-    const unsigned words = n * (sizeof(task) / 16);
-    for (unsigned i = platform::thread_in_wg(); i < words; i += platform::wg_size())
-      reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];  // after the thief's acquire
-    platform::wg_barrier();
-  }
+  GIO_DEVICE bool native_own(const std::uint64_t*, int) const { return false; }  // system-scope atomics throughout
+  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int) const { copy_tasks_wg(dst, src, n); }
   GIO_DEVICE void fence() const { platform::fence_acq_rel_system(); }
 
 };

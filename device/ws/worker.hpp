@@ -65,9 +65,12 @@ template <class List, class Comm> class spawner {
 
 // The thief's side of one steal, shared by the worker and worksteal-steal-latency, which times
 // it. claim_slice: the fetch-add on the victim's word, then the acquire of what the owner
-// published before it; device scope where the victim runs on this GPU (the owner's release is
-// system-scope, and an acquire need only cover the releasing thread).
+// published before it: one acquiring fetch-add on a word of this PE that this GPU's atomics
+// update (system scope, as every other thief's); else the comm's atomic and a fence, device
+// scope where the victim runs on this GPU (the owner's release is system-scope, and an acquire
+// need only cover the releasing thread).
 template <class Queues> GIO_DEVICE sws_word claim_slice(const Queues& q, std::uint64_t* meta, int pe, int distance) {
+  if (q.native_own(meta, pe)) return sws_unpack(platform::fetch_add_acquire_sys_bits(meta, sws_steal_increment));
   const sws_word w = sws_unpack(q.fetch_add(meta, sws_steal_increment, pe));
   if (distance == 0 && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
   else platform::fence_acq_rel_system();
@@ -80,7 +83,8 @@ template <class Queues>
 GIO_DEVICE void report_copied(const Queues& q, std::uint64_t* completed, std::uint32_t n, int pe, bool device_scope) {
   if (device_scope && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
   else q.fence();
-  q.add(completed, n, pe);
+  if (q.native_own(completed, pe)) platform::atomic_red_sys_bits<platform::rmw::add>(completed, std::uint64_t{n});
+  else q.add(completed, n, pe);
 }
 
 namespace detail {

@@ -35,6 +35,14 @@ TEST(Options, PushPath) {
   EXPECT_THROW(parse({"--gen", "road_usa", "--push-path", "stores"}), support::usage_error);
 }
 
+// gio on one PE runs single's kernels unless --one-pe distributed asks for gio's own.
+TEST(Options, OnePeKernels) {
+  EXPECT_TRUE(parse({"--gen", "road_usa"})->one_pe_local);
+  EXPECT_TRUE(parse({"--gen", "road_usa", "--one-pe", "local"})->one_pe_local);
+  EXPECT_FALSE(parse({"--gen", "road_usa", "--one-pe", "distributed"})->one_pe_local);
+  EXPECT_THROW(parse({"--gen", "road_usa", "--one-pe", "gio"}), support::usage_error);
+}
+
 TEST(Options, KernelChoice) {
   for (kernel_choice k : {kernel_choice::automatic, kernel_choice::rounds, kernel_choice::slots})
     EXPECT_EQ(parse({"--gen", "road_usa", "--kernel", name(k)})->kernel, k);
@@ -180,7 +188,7 @@ TEST(Options, BadInputIsAUsageError) {
 TEST(Options, HelpExplainsEveryOptionAndClass) {
   const std::string help = spts_help();
   for (const char* option : {"--matrix", "--tril", "--gen", "--seed", "--variant", "--push", "--block",
-                             "--kernel", "--backoff", "--stack-rows", "--lane-rows", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--warmup", "--repeats",
+                             "--kernel", "--backoff", "--stack-rows", "--lane-rows", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--one-pe", "--pollers", "--warmup", "--repeats",
                              "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--round-stats", "--help"})
     EXPECT_NE(help.find(option), std::string::npos) << option;
   for (const auto& c : matrix_classes()) EXPECT_NE(help.find(c.name), std::string::npos) << c.name;

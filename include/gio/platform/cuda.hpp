@@ -172,6 +172,13 @@ template <rmw Op> GIO_DEVICE std::uint64_t atomic_rmw_sys_bits(std::uint64_t* p,
   if constexpr (Op == rmw::exchange) asm volatile("atom.relaxed.sys.global.exch.b64 %0, [%1], %2;" : "=l"(old) : "l"(global_address(p)), "l"(v) : "memory");
   return old;
 }
+// A system-scope fetch-add that acquires: what the releasing writer of the value it reads did
+// before is visible after it (one instruction where the relaxed atomic and a fence are two).
+GIO_DEVICE std::uint64_t fetch_add_acquire_sys_bits(std::uint64_t* p, std::uint64_t v) {
+  std::uint64_t old;
+  asm volatile("atom.acquire.sys.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(global_address(p)), "l"(v) : "memory");
+  return old;
+}
 // The same without returning the old value (PTX `red`): nothing waits for the target's answer.
 template <rmw Op> GIO_DEVICE void atomic_red_sys_bits(std::uint32_t* p, std::uint32_t v) {
   if constexpr (Op == rmw::add) asm volatile("red.relaxed.sys.global.add.u32 [%0], %1;" ::"l"(global_address(p)), "r"(v) : "memory");

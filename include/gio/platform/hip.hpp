@@ -89,6 +89,10 @@ template <rmw Op, class U> GIO_DEVICE U atomic_rmw_sys_bits(U* p, U v) {
   if constexpr (Op == rmw::xor_) return __hip_atomic_fetch_xor(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
   if constexpr (Op == rmw::exchange) return __hip_atomic_exchange(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
 }
+// A system-scope fetch-add that acquires (see cuda.hpp).
+template <class U> GIO_DEVICE U fetch_add_acquire_sys_bits(U* p, U v) {
+  return __hip_atomic_fetch_add(p, v, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
+}
 // The same without the old value (the compiler emits the no-return atomic for an unused result).
 template <rmw Op, class U> GIO_DEVICE void atomic_red_sys_bits(U* p, U v) {
   static_assert(Op != rmw::exchange, "an exchange without its result is a store");
