@@ -81,7 +81,7 @@ template <class Queues> GIO_DEVICE sws_word claim_slice(const Queues& q, std::ui
 // else this thief did must reach another GPU first.
 template <class Queues>
 GIO_DEVICE void report_copied(const Queues& q, std::uint64_t* completed, std::uint32_t n, int pe, bool device_scope) {
-  if (device_scope && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
+  if (device_scope && Queues::same_gpu_device_scope) platform::fence_release_device();
   else q.fence();
   if (q.native_own(completed, pe)) platform::atomic_red_sys_bits<platform::rmw::add>(completed, std::uint64_t{n});
   else q.add(completed, n, pe);

@@ -49,6 +49,15 @@ template <class F> GIO_DEVICE void one_lane_at_a_time(F&& f) {
 GIO_DEVICE void fence_acq_rel_wg() { asm volatile("fence.acq_rel.cta;" ::: "memory"); }
 GIO_DEVICE void fence_acq_rel_device() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 GIO_DEVICE void fence_acq_rel_system() { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+// Release only, device scope: orders this thread's earlier accesses before its later strong
+// writes without the acquire half (fence.release needs PTX ISA 8.6 and sm_90; acq_rel elsewhere).
+GIO_DEVICE void fence_release_device() {
+#if __CUDA_ARCH__ >= 900 && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+  asm volatile("fence.release.gpu;" ::: "memory");
+#else
+  asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#endif
+}
 GIO_DEVICE void fence_sc_system() { asm volatile("fence.sc.sys;" ::: "memory"); }
 
 // Strong system-scope accesses on raw bits (1, 2, 4 or 8 bytes).

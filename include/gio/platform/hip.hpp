@@ -47,6 +47,7 @@ template <class F> GIO_DEVICE void one_lane_at_a_time(F&& f) {
 GIO_DEVICE void fence_acq_rel_wg() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "workgroup"); }
 GIO_DEVICE void fence_acq_rel_device() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent"); }
 GIO_DEVICE void fence_acq_rel_system() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, ""); }
+GIO_DEVICE void fence_release_device() { __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent"); }
 GIO_DEVICE void fence_sc_system() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, ""); }
 
 template <class U> GIO_DEVICE U ld_relaxed_sys_bits(const U* p) {
