@@ -46,7 +46,10 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
  public:
   // A thief may acquire a same-GPU victim's release at device scope (the queues are GPU memory).
   static constexpr bool same_gpu_device_scope = true;
-  using base::base;
+  // Whether this GPU's own atomics update this PE's queue words is asked once: the route it takes
+  // reads the handle, which on a steal's path costs a round trip per question.
+  GIO_DEVICE symmetric_queues(const typename base::context_type& c, const run_config& cfg)
+      : base(c, cfg), my_pe_(Comm::my_pe(c)), own_native_(Comm::native_own_word(c, reinterpret_cast<const std::uint64_t*>(cfg.queues))) {}
   // The same symmetric address names the word on every PE; `pe` picks the PE.
   GIO_DEVICE queue_header* header(int, unsigned worker) const {
     return reinterpret_cast<queue_header*>(cfg_.queues) + worker;
@@ -66,19 +69,20 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
   GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::set(c_, w, v, pe); }
   // Whether the thief's side of a steal from `pe` may use this GPU's atomics on `w` directly
   // (claim_slice, report_copied): a victim of this PE whose word no NIC updates.
-  GIO_DEVICE bool native_own(const std::uint64_t* w, int pe) const {
-    return pe == base::my_pe() && Comm::native_own_word(c_, w);
-  }
+  GIO_DEVICE bool native_own(const std::uint64_t*, int pe) const { return own_native_ && pe == my_pe_; }
   // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory (this PE's: its own
   // loads, without the call's route and second barrier).
   GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int pe) const {
-    if (pe == base::my_pe()) return copy_tasks_wg(dst, src, n);
+    if (pe == my_pe_) return copy_tasks_wg(dst, src, n);
     Comm::get_wg(c_, dst, src, std::size_t{n} * sizeof(task), pe);
   }
   // Release: this thread's (after a workgroup barrier, its group's) earlier accesses before its
   // later stores and atomics, at every PE.
   GIO_DEVICE void fence() const { Comm::fence(c_); }
 
+ private:
+  int my_pe_;
+  bool own_native_;  // the queue words (one allocation) take this GPU's atomics
 };
 
 template <class Comm> class host_queues : public placement_base<Comm> {
