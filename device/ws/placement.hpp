@@ -46,8 +46,8 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
  public:
   // A thief may acquire a same-GPU victim's release at device scope (the queues are GPU memory).
   static constexpr bool same_gpu_device_scope = true;
-  // Whether this GPU's own atomics update this PE's queue words is asked once: the route it takes
-  // reads the handle, which on a steal's path costs a round trip per question.
+  // Whether this GPU's own atomics update this PE's queue words is asked once: asked on every
+  // steal, gio's route code on the thief's path cost a fifth of the steal (docs/worksteal.md).
   GIO_DEVICE symmetric_queues(const typename base::context_type& c, const run_config& cfg)
       : base(c, cfg), my_pe_(Comm::my_pe(c)), own_native_(Comm::native_own_word(c, reinterpret_cast<const std::uint64_t*>(cfg.queues))) {}
   // The same symmetric address names the word on every PE; `pe` picks the PE.
