@@ -533,7 +533,9 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
   const bool here = distributed || j.pe == 0;
   const int my_part = distributed ? j.pe : 0;
   measurement m(which, Mode, distributed ? j.pes : 1, distributed ? j.gpus : 1, part.block());
-  m.kernel = name(opt.kernel);
+  // gio on one PE runs single's kernels (syncfree_solver's `local`); the CSV's kernel says so.
+  const bool local = which == variant::gio && j.pes == 1 && opt.one_pe_local;
+  m.kernel = std::string(name(opt.kernel)) + (local ? "/single" : "");
 
   // What can be wrong with the setup is found on every PE before anything is allocated.
   std::string cause;
@@ -583,7 +585,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       solver = std::make_unique<syncfree_solver<Mode>>(
           j.prob.L, *share, part, my_part, x, sym_ready ? sym_ready->get() : nullptr,
           sym_counts ? reinterpret_cast<std::int32_t*>(sym_counts->get()) : nullptr, opt,
-          distributed ? j.pes_on_my_gpu : 1, which == variant::gio && j.pes == 1 && opt.one_pe_local);
+          distributed ? j.pes_on_my_gpu : 1, local);
       m.pushes = share->pushes;
       m.remote_entries = share->remote_entries;
       if (opt.kernel == kernel_choice::indegree) m.analysis_ms = solver->setup_ms();
