@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gio/device/copy.hpp"
 #include "gio/device/ws/layout.hpp"
 #include "gio/platform/platform.hpp"
 #include "gio/platform/strong.hpp"
@@ -18,9 +19,10 @@ namespace gio::ws {
 
 // n tasks from src to dst by the whole workgroup (after the thief's acquire), synchronised on return.
 GIO_DEVICE void copy_tasks_wg(task* dst, const task* src, std::uint32_t n) {
-  const unsigned words = n * (sizeof(task) / 16);
-  for (unsigned i = platform::thread_in_wg(); i < words; i += platform::wg_size())
-    reinterpret_cast<uint4*>(dst)[i] = reinterpret_cast<const uint4*>(src)[i];
+  using unit = gio::detail::vec16;
+  static_assert(sizeof(task) % sizeof(unit) == 0, "tasks move in 16-byte units");
+  gio::detail::copy_units(reinterpret_cast<unit*>(dst), reinterpret_cast<const unit*>(src),
+                          std::size_t{n} * (sizeof(task) / sizeof(unit)), platform::thread_in_wg(), platform::wg_size());
   platform::wg_barrier();
 }
 
@@ -67,9 +69,9 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
   }
   GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::add(c_, w, v, pe); }
   GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::set(c_, w, v, pe); }
-  // Whether the thief's side of a steal from `pe` may use this GPU's atomics on `w` directly
-  // (claim_slice, report_copied): a victim of this PE whose word no NIC updates.
-  GIO_DEVICE bool native_own(const std::uint64_t*, int pe) const { return own_native_ && pe == my_pe_; }
+  // Whether the thief's side of a steal from `pe` may use this GPU's atomics on the victim's queue
+  // words directly (claim_slice, report_copied): a victim of this PE whose words no NIC updates.
+  GIO_DEVICE bool native_own(int pe) const { return own_native_ && pe == my_pe_; }
   // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory (this PE's: its own
   // loads, without the call's route and second barrier).
   GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int pe) const {
@@ -121,7 +123,7 @@ template <class Comm> class host_queues : public placement_base<Comm> {
   GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int) const {
     platform::atomic_rmw_sys_bits<platform::rmw::exchange>(w, v);
   }
-  GIO_DEVICE bool native_own(const std::uint64_t*, int) const { return false; }  // system-scope atomics throughout
+  GIO_DEVICE bool native_own(int) const { return false; }  // system-scope atomics throughout
   GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int) const { copy_tasks_wg(dst, src, n); }
   GIO_DEVICE void fence() const { platform::fence_acq_rel_system(); }
 

@@ -70,7 +70,7 @@ template <class List, class Comm> class spawner {
 // scope where the victim runs on this GPU (the owner's release is system-scope, and an acquire
 // need only cover the releasing thread).
 template <class Queues> GIO_DEVICE sws_word claim_slice(const Queues& q, std::uint64_t* meta, int pe, int distance) {
-  if (q.native_own(meta, pe)) return sws_unpack(platform::fetch_add_acquire_sys_bits(meta, sws_steal_increment));
+  if (q.native_own(pe)) return sws_unpack(platform::fetch_add_acquire_sys_bits(meta, sws_steal_increment));
   const sws_word w = sws_unpack(q.fetch_add(meta, sws_steal_increment, pe));
   if (distance == 0 && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
   else platform::fence_acq_rel_system();
@@ -83,7 +83,7 @@ template <class Queues>
 GIO_DEVICE void report_copied(const Queues& q, std::uint64_t* completed, std::uint32_t n, int pe, bool device_scope) {
   if (device_scope && Queues::same_gpu_device_scope) platform::fence_release_device();
   else q.fence();
-  if (q.native_own(completed, pe)) platform::atomic_red_sys_bits<platform::rmw::add>(completed, std::uint64_t{n});
+  if (q.native_own(pe)) platform::atomic_red_sys_bits<platform::rmw::add>(completed, std::uint64_t{n});
   else q.add(completed, n, pe);
 }
 
