@@ -374,7 +374,9 @@ template <class Program, class Comm = gio_comm> class runtime {
 
   // The host placement needs GPU atomics on host memory that are atomic across the node's GPUs
   // (PCIe AtomicOps, or a coherent link). Every participating PE adds to one word at once; a
-  // lost update means they are not, and every PE refuses the placement.
+  // lost update means they are not, and every PE refuses the placement. Each PE reads the total
+  // itself, and the reads need not agree, so the verdict is combined over every PE before anyone
+  // throws: a PE refusing alone would leave the others in the next collective call.
   void probe_host_placement() {
     constexpr unsigned blocks = 64, threads = 128, rounds = 64;
     auto* word = reinterpret_cast<std::uint64_t*>(host_area_ + cfg_.pe_stride * pes_);  // PE 0's termination words
@@ -388,6 +390,8 @@ template <class Program, class Comm = gio_comm> class runtime {
     shmem_barrier_all();
     const std::uint64_t want = std::uint64_t{blocks} * threads * rounds * static_cast<std::uint64_t>(pes_);
     const std::uint64_t seen = *reinterpret_cast<volatile std::uint64_t*>(word);
+    // The word is PE 0's termination words, which PE 0 resets below: every PE has read it first.
+    shmem_barrier_all();
     // Message passing on this PE's own words (its termination words, reset before every run).
     unsigned long long stale = 0;
     if (participating()) {
@@ -401,14 +405,22 @@ template <class Program, class Comm = gio_comm> class runtime {
       check_gpu(platform::gpu_copy(&stale, count, sizeof stale), "reading the probe");
     }
     shmem_barrier_all();
-    if (seen != want)
+    const auto fewest_seen = static_cast<std::uint64_t>(over_every_pe(static_cast<long long>(seen), reduce_op::min));
+    const auto most_seen = static_cast<std::uint64_t>(over_every_pe(static_cast<long long>(seen), reduce_op::max));
+    if (fewest_seen != want || most_seen != want)
       throw placement_unsupported(me_, "gio::ws: placement::host: GPU atomics on pinned host memory are not atomic "
-                                       "across this node's GPUs (a probe counted " + std::to_string(seen) + " of " +
-                                       std::to_string(want) + " adds)");
+                                       "across this node's GPUs (a probe counted " + probe_counts(fewest_seen, most_seen) +
+                                       " of " + std::to_string(want) + " adds)");
     const unsigned long long worst = over_every_pe(stale, reduce_op::max);
     if (worst != 0)
       throw placement_unsupported(me_, "gio::ws: placement::host: a store to pinned host memory was not visible after "
                                        "a fenced atomic flag in " + std::to_string(worst) + " of 2000 probe rounds");
+  }
+
+  // What the PEs read of the probe's total: one count, or the range when their reads differ.
+  static std::string probe_counts(std::uint64_t fewest, std::uint64_t most) {
+    if (fewest == most) return std::to_string(fewest);
+    return std::to_string(fewest) + " to " + std::to_string(most) + " (the PEs read different totals)";
   }
 
   // This PE's queues and termination words to zero (epoch 0, empty), its counters too.
