@@ -30,6 +30,9 @@
 // * gio (Mode packed). A reader on another PE is counted off there with a remote fetch_add; the
 //   lane that takes its count to zero hands the row to its owner's queue (a remote fetch_inc of the
 //   queue's tail, then shmem_p of the row into the entry). Counts, queue and tail are symmetric.
+//   Those readers are listed apart (partition.hpp, dependents), and only rows that have any (their
+//   consumers mask is not 0) look at them, so counting off the readers on this PE is single's code
+//   (the counts at system scope: other PEs count off the same words).
 // * Progress. Nobody waits for a row: every row is solved by the lane that takes it in the round it
 //   takes it. A root is in a ticket until a wave takes it. A row made ready is held by the running
 //   wave that made it ready (a lane, its stack) or is in its owner's queue. single: a wave leaves
@@ -52,10 +55,12 @@ namespace spts::gpu {
 // global ones); readers are reader words (partition.hpp, dependents).
 struct indegree_args {
   const row_record* records;    // per row: what solving it reads (partition.hpp)
-  const std::int32_t* dep_row;  // readers of x[r]: dep_row[records[r].readers_begin .. readers_end)
+  const std::int32_t* dep_row;  // readers of x[r] on this PE: dep_row[records[r].readers_begin .. readers_end)
+  const std::int32_t* remote_ptr;     // gio: readers on other PEs, remote_reader[remote_ptr[r] .. remote_ptr[r + 1])
+  const std::int32_t* remote_reader;  // reader words: local number << pe_bits | PE
   const std::int32_t* roots;    // the rows with no strictly lower entry, increasing
   std::int32_t root_count;
-  std::int32_t pe_bits;         // a reader word is its local number << pe_bits | its PE (single: 0)
+  std::int32_t pe_bits;
   std::int32_t* pending;        // per row: entries whose x is unsolved (the row's length before the solve)
   std::int32_t* queue;          // ready rows no stack had room for (gio: and rows other PEs handed over); -1 until written
   std::uint32_t* queue_head;    // next entry to take
@@ -120,19 +125,6 @@ GIO_DEVICE std::int32_t queued_row(const solve_args& a, const indegree_args& d, 
   return row;
 }
 
-// A reader word's PE and its local number there (dependents in partition.hpp; single: this PE, and
-// the word is the row).
-template <push_mode Mode>
-GIO_DEVICE int reader_pe(const solve_args& a, const indegree_args& d, std::int32_t word) {
-  if constexpr (Mode == push_mode::none) return a.pe;
-  return reader_word_pe(word, d.pe_bits);
-}
-template <push_mode Mode>
-GIO_DEVICE std::int32_t reader_local(const indegree_args& d, std::int32_t word) {
-  if constexpr (Mode == push_mode::none) return word;
-  return reader_word_local(word, d.pe_bits);
-}
-
 // Counts one solved entry off the count of a reader on this PE; returns the count before. gio: at
 // system scope (other PEs count off the same words).
 template <push_mode Mode>
@@ -144,37 +136,47 @@ GIO_DEVICE std::int32_t count_off(const indegree_args& d, std::int32_t local) {
 // An empty slot's record: no entries, no readers.
 GIO_DEVICE row_record no_row() { return {0.0, 0.0, {}, {-1, -1, -1, -1}, {-1, -1, -1, -1}, 0, 0, 0, 0}; }
 
-// gio: the counts of the readers on other PEs, counted off there with remote fetch_adds; `before`
-// as count_off's.
+// gio: the readers on other PEs of the rows whose consumers mask is not 0, counted off there with
+// remote fetch_adds (a batch of each row at a time, in flight together); the readers whose last
+// count this lane took hand over to their owner's queue (a remote fetch_inc of its tail, then the
+// row into the entry). Returns whether it handed any over.
 template <int Slots, push_path Path>
-GIO_DEVICE void count_off_remote(const solve_args& a, const indegree_args& d, const peers<push_mode::packed, Path>& to,
-                                 const std::int32_t (&reader)[Slots][entries_per_batch],
-                                 std::int32_t (&before)[Slots][entries_per_batch]) {
+GIO_DEVICE bool count_off_remote(const indegree_args& d, const peers<push_mode::packed, Path>& to,
+                                 const std::int32_t (&row)[Slots], const std::uint64_t (&consumers)[Slots]) {
+  std::int32_t e[Slots], end[Slots];
 #pragma unroll
-  for (int s = 0; s < Slots; ++s)
+  for (int s = 0; s < Slots; ++s) {
+    e[s] = consumers[s] != 0 ? d.remote_ptr[row[s]] : 0;
+    end[s] = consumers[s] != 0 ? d.remote_ptr[row[s] + 1] : 0;
+  }
+  bool handed_over = false;
+  for (;;) {
+    std::int32_t reader[Slots][entries_per_batch], before[Slots][entries_per_batch];
 #pragma unroll
-    for (int i = 0; i < entries_per_batch; ++i) {
-      const int pe = reader_pe<push_mode::packed>(a, d, reader[s][i]);
-      if (reader[s][i] >= 0 && pe != a.pe)
-        before[s][i] = to.fetch_add(d.pending + reader_local<push_mode::packed>(d, reader[s][i]), -1, pe);
+    for (int s = 0; s < Slots; ++s)
+#pragma unroll
+      for (int i = 0; i < entries_per_batch; ++i) {
+        reader[s][i] = e[s] + i < end[s] ? d.remote_reader[e[s] + i] : -1;
+        before[s][i] = reader[s][i] >= 0 ? to.fetch_add(d.pending + reader_word_local(reader[s][i], d.pe_bits), -1,
+                                                        reader_word_pe(reader[s][i], d.pe_bits))
+                                         : 0;
+      }
+    bool more = false;
+#pragma unroll
+    for (int s = 0; s < Slots; ++s) {
+#pragma unroll
+      for (int i = 0; i < entries_per_batch; ++i) {
+        if (before[s][i] != 1) continue;
+        const int owner = reader_word_pe(reader[s][i], d.pe_bits);
+        const std::uint32_t queued = to.fetch_inc(d.queue_tail, owner);
+        to.p(d.queue + queued, reader_word_local(reader[s][i], d.pe_bits), owner);
+        handed_over = true;
+      }
+      e[s] += entries_per_batch;
+      more |= e[s] < end[s];
     }
-}
-
-// gio: the readers on other PEs whose last count this lane took hand over to their owner's queue
-// (a remote fetch_inc of its tail, then the row into the entry).
-template <int Slots, push_path Path>
-GIO_DEVICE void hand_over(const solve_args& a, const indegree_args& d, const peers<push_mode::packed, Path>& to,
-                          const std::int32_t (&reader)[Slots][entries_per_batch],
-                          const std::int32_t (&before)[Slots][entries_per_batch]) {
-#pragma unroll
-  for (int s = 0; s < Slots; ++s)
-#pragma unroll
-    for (int i = 0; i < entries_per_batch; ++i) {
-      const int owner = reader_pe<push_mode::packed>(a, d, reader[s][i]);
-      if (before[s][i] != 1 || owner == a.pe) continue;
-      const std::uint32_t queued = to.fetch_inc(d.queue_tail, owner);
-      to.p(d.queue + queued, reader_local<push_mode::packed>(d, reader[s][i]), owner);
-    }
+    if (!more) return handed_over;
+  }
 }
 
 // An entry of this PE's queue for a ready row.
@@ -332,34 +334,18 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
     int keeping = 0;
 #pragma unroll
     for (int s = 0; s < slots; ++s) kept[s] = -1;
-    for (;;) {  // the readers, a batch of each row at a time
-      // The counts of this PE's readers, all in flight together; gio: then the other PEs' readers
-      // (remote fetch_adds) and hand-overs, each in a pass of its own that a lane without them
-      // skips: a call among the local atomics holds them up (round 4: 13% of the solve).
+    for (;;) {  // the readers on this PE, a batch of each row at a time, their counts all in flight together
       std::int32_t before[slots][entries_per_batch];
-      bool remote = false;
 #pragma unroll
       for (int s = 0; s < slots; ++s)
 #pragma unroll
-        for (int i = 0; i < entries_per_batch; ++i) {
-          const bool local = reader[s][i] >= 0 && reader_pe<Mode>(a, d, reader[s][i]) == a.pe;
-          before[s][i] = local ? count_off<Mode>(d, reader_local<Mode>(d, reader[s][i])) : 0;
-          remote |= reader[s][i] >= 0 && !local;
-        }
-      if constexpr (distributed) {
-        if (remote) count_off_remote(a, d, to, reader, before);
-      }
-      bool handover = false;
+        for (int i = 0; i < entries_per_batch; ++i) before[s][i] = reader[s][i] >= 0 ? count_off<Mode>(d, reader[s][i]) : 0;
 #pragma unroll
       for (int s = 0; s < slots; ++s)
 #pragma unroll
         for (int i = 0; i < entries_per_batch; ++i) {
           if (before[s][i] != 1) continue;
-          if (reader_pe<Mode>(a, d, reader[s][i]) != a.pe) {
-            handover = true;
-            continue;
-          }
-          const std::int32_t ready = reader_local<Mode>(d, reader[s][i]);
+          const std::int32_t ready = reader[s][i];
           if (keeping < slots) {
 #pragma unroll
             for (int j = 0; j < slots; ++j)
@@ -373,9 +359,6 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
           else
             platform::st_relaxed_sys(d.queue + queue_entry<Mode>(d), ready);
         }
-      if constexpr (distributed) {
-        if (handover) hand_over(a, d, to, reader, before), pushed = true;
-      }
       bool more = false;
 #pragma unroll
       for (int s = 0; s < slots; ++s) {
@@ -385,6 +368,14 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
         for (int i = 0; i < entries_per_batch; ++i) reader[s][i] = e[s] + i < readers_end[s] ? d.dep_row[e[s] + i] : -1;
       }
       if (!more) break;
+    }
+    // gio: then the readers on other PEs, in a pass of their own that a lane without them skips (a
+    // call among the local atomics holds them up: round 4, 13% of the solve).
+    if constexpr (distributed) {
+      bool remote = false;
+#pragma unroll
+      for (int s = 0; s < slots; ++s) remote |= consumers[s] != 0;
+      if (remote && count_off_remote(d, to, row, consumers)) pushed = true;
     }
     if (keeping != 0) atomicAdd(const_cast<std::int32_t*>(&ws.held), keeping);
 #pragma unroll

@@ -96,12 +96,16 @@ pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const b
 dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int pe) {
   const std::int32_t rows = part.local_rows(pe);
   dependents d;
-  std::vector<std::int64_t> ptr(static_cast<std::size_t>(rows) + 1, 0);
-  for (std::int64_t k = 0; k < L.strict_nnz(); ++k)
-    if (part.owner(L.col[k]) == pe) ++ptr[static_cast<std::size_t>(part.local_index(L.col[k])) + 1];
-  for (std::int32_t r = 0; r < rows; ++r) ptr[r + 1] += ptr[r];
-  if (ptr[rows] > std::numeric_limits<std::int32_t>::max())
-    throw std::length_error("PE " + std::to_string(pe) + " has " + std::to_string(ptr[rows]) +
+  // Readers of each of this PE's rows, on this PE (here) and on others (remote).
+  std::vector<std::int64_t> here(static_cast<std::size_t>(rows) + 1, 0), remote(here);
+  for (std::int32_t row = 0; row < L.n; ++row) {
+    auto& counts = part.owner(row) == pe ? here : remote;
+    for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
+      if (part.owner(L.col[k]) == pe) ++counts[static_cast<std::size_t>(part.local_index(L.col[k])) + 1];
+  }
+  for (std::int32_t r = 0; r < rows; ++r) here[r + 1] += here[r], remote[r + 1] += remote[r];
+  if (here[rows] + remote[rows] > std::numeric_limits<std::int32_t>::max())
+    throw std::length_error("PE " + std::to_string(pe) + " has " + std::to_string(here[rows] + remote[rows]) +
                             " readers of its rows: more than 32-bit offsets address; use more PEs");
   while ((1 << d.pe_bits) < part.pes()) ++d.pe_bits;
   const std::int32_t most_rows = part.most_local_rows();
@@ -109,13 +113,20 @@ dependents make_dependents(const lower_matrix& L, const block_cyclic& part, int 
     throw std::length_error("a PE holds " + std::to_string(most_rows) + " rows: with " + std::to_string(part.pes()) +
                             " PEs the indegree kernel's reader words hold at most " +
                             std::to_string(std::numeric_limits<std::int32_t>::max() >> d.pe_bits));
-  d.ptr.assign(ptr.begin(), ptr.end());
-  d.row.resize(static_cast<std::size_t>(ptr[rows]));
-  std::vector<std::int32_t> fill(d.ptr.begin(), d.ptr.end() - 1);
+  d.ptr.assign(here.begin(), here.end());
+  d.remote_ptr.assign(remote.begin(), remote.end());
+  d.row.resize(static_cast<std::size_t>(here[rows]));
+  d.remote_row.resize(static_cast<std::size_t>(remote[rows]));
+  std::vector<std::int32_t> fill(d.ptr.begin(), d.ptr.end() - 1), remote_fill(d.remote_ptr.begin(), d.remote_ptr.end() - 1);
   for (std::int32_t row = 0; row < L.n; ++row) {  // rows in increasing order, so each list is increasing
-    const std::int32_t word = reader_word(part.local_index(row), part.owner(row), d.pe_bits);
-    for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
-      if (part.owner(L.col[k]) == pe) d.row[fill[part.local_index(L.col[k])]++] = word;
+    const int owner = part.owner(row);
+    const std::int32_t local = part.local_index(row);
+    for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k) {
+      if (part.owner(L.col[k]) != pe) continue;
+      const auto column = static_cast<std::size_t>(part.local_index(L.col[k]));
+      if (owner == pe) d.row[fill[column]++] = local;
+      else d.remote_row[remote_fill[column]++] = reader_word(local, owner, d.pe_bits);
+    }
   }
   for (std::int32_t local = 0; local < rows; ++local)
     if (L.row_length(part.global_row(pe, local)) == 0) d.roots.push_back(local);

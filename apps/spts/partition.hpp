@@ -73,17 +73,22 @@ std::int32_t most_path_crossings(const lower_matrix& L, const block_cyclic& part
 pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe);
 
 // What the indegree kernel reads besides the rows of PE `pe`: for each of its rows (local numbers)
-// the rows of any PE that read its x (CSR's transpose, each list in increasing global order), and
-// its rows that read nothing (the roots; local numbers, increasing). Built once per matrix, like a
-// vendor's analysis, but with no level sets: the kernel finds the order at run time. A reader is
-// one word, its owner's local number shifted left by pe_bits above the owner PE (the kernel reads
-// both without a division; one PE: pe_bits 0, the word is the row).
+// the rows that read its x (CSR's transpose, each list in increasing global order), and its rows
+// that read nothing (the roots; local numbers, increasing). Built once per matrix, like a vendor's
+// analysis, but with no level sets: the kernel finds the order at run time. Readers on this PE are
+// listed by their local numbers, as single lists them, so that counting them off costs what it
+// costs single; readers on other PEs (gio) are listed apart, each one word: its owner's local
+// number shifted left by pe_bits above the owner PE (the kernel reads both without a division).
+// A row has readers on other PEs exactly when its consumers mask (pe_share) is not 0, so the
+// kernel looks at that list only then.
 GIO_HOST_DEVICE_INLINE std::int32_t reader_word(std::int32_t local, int pe, int pe_bits) { return local << pe_bits | pe; }
 GIO_HOST_DEVICE_INLINE int reader_word_pe(std::int32_t word, int pe_bits) { return word & ((1 << pe_bits) - 1); }
 GIO_HOST_DEVICE_INLINE std::int32_t reader_word_local(std::int32_t word, int pe_bits) { return word >> pe_bits; }
 struct dependents {
-  std::vector<std::int32_t> ptr;  // local rows + 1: local row r's readers are row[ptr[r] .. ptr[r + 1])
-  std::vector<std::int32_t> row;  // reader words
+  std::vector<std::int32_t> ptr;         // local rows + 1: local row r's readers here are row[ptr[r] .. ptr[r + 1])
+  std::vector<std::int32_t> row;         // their local numbers
+  std::vector<std::int32_t> remote_ptr;  // local rows + 1: its readers on other PEs, remote_row[remote_ptr[r] ..)
+  std::vector<std::int32_t> remote_row;  // reader words
   std::vector<std::int32_t> roots;
   int pe_bits = 0;  // bits that number the PEs
   int reader_pe(std::int32_t word) const { return reader_word_pe(word, pe_bits); }
@@ -103,9 +108,9 @@ struct alignas(32) row_record {
   double rhs, inv_diag;
   double val[head_entries];
   std::int32_t col[head_entries];     // global columns
-  std::int32_t reader[head_entries];  // reader words (dependents)
+  std::int32_t reader[head_entries];  // readers on this PE, local numbers (dependents::row)
   std::int32_t entries_begin, entries_end;  // the row's entries in CSR (share.col, share.val)
-  std::int32_t readers_begin, readers_end;  // its readers in dependents::row
+  std::int32_t readers_begin, readers_end;  // its readers on this PE in dependents::row
 };
 static_assert(sizeof(row_record) == 96, "three 32-byte sectors");
 std::vector<row_record> make_row_records(const pe_share& share, const dependents& d);

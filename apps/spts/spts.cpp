@@ -245,7 +245,7 @@ std::vector<double> reciprocals(const std::vector<double>& values) {
 double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
   const double rows = share.rows(), entries = static_cast<double>(share.col.size());
   return 4.0 * (rows + 1) + 12.0 * entries + 16.0 * rows + (with_consumers ? 8.0 * rows : 0.0) +
-         (indegree ? 4.0 * entries + (sizeof(row_record) + 12.0) * rows : 0.0);
+         (indegree ? 4.0 * entries + (sizeof(row_record) + 12.0 + (with_consumers ? 4.0 : 0.0)) * rows : 0.0);
 }
 
 // What the indegree kernel adds to a share in GPU memory. The counts, the queue and its tail are
@@ -257,6 +257,8 @@ struct indegree_state {
   indegree_state(const pe_share& share, const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts)
       : records(make_row_records(share, d)),
         dep_row(d.row),
+        remote_ptr(d.remote_row.empty() ? std::vector<std::int32_t>{} : d.remote_ptr),  // read only for rows with remote readers
+        remote_reader(d.remote_row),
         roots(d.roots),
         own_counts(symmetric_counts ? 0 : counts_words(capacity)),
         books(3),
@@ -266,14 +268,15 @@ struct indegree_state {
         pe_bits(d.pe_bits) {}
   static std::size_t counts_words(std::int32_t capacity) { return 2 * static_cast<std::size_t>(capacity) + 1; }
   device_array<row_record> records;
-  device_array<std::int32_t> dep_row, roots, own_counts;
+  device_array<std::int32_t> dep_row, remote_ptr, remote_reader, roots, own_counts;
   device_array<std::uint32_t> books;  // the queue's head, the rows solved and the waves that left (gio)
   std::int32_t* counts;
   std::int32_t capacity, root_count, pe_bits;
   std::uint32_t* queue_tail() const { return reinterpret_cast<std::uint32_t*>(counts + 2 * std::size_t(capacity)); }
   gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave) const {
-    return {records.get(), dep_row.get(),   roots.get(),     root_count, pe_bits,   counts,    counts + capacity,
-            books.get(),   queue_tail(),    books.get() + 1, books.get() + 2, may_leave, stack_rows};
+    return {records.get(), dep_row.get(), remote_ptr.get(), remote_reader.get(), roots.get(),     root_count,
+            pe_bits,       counts,        counts + capacity, books.get(),      queue_tail(),    books.get() + 1,
+            books.get() + 2, may_leave,   stack_rows};
   }
 };
 

@@ -136,25 +136,31 @@ TEST(Dependents, Figure9) {
   // x0 is read by rows 2 and 3, x1 and x3 by row 4; rows 0 and 1 read nothing.
   EXPECT_EQ(d.ptr, (std::vector<std::int32_t>{0, 2, 3, 3, 4, 4}));
   EXPECT_EQ(d.row, (std::vector<std::int32_t>{2, 3, 4, 4}));
+  EXPECT_EQ(d.remote_ptr, (std::vector<std::int32_t>(6, 0)));  // one PE: every reader is here
+  EXPECT_TRUE(d.remote_row.empty());
   EXPECT_EQ(d.roots, (std::vector<std::int32_t>{0, 1}));
 }
 
-// gio: a PE lists the readers of its own rows, wherever they live (global rows), and its roots in
-// local numbers.
+// gio: a PE lists the readers of its own rows, those on this PE by local number and those on other
+// PEs as reader words, and its roots in local numbers.
 TEST(Dependents, Figure9OverTwoPes) {
   const lower_matrix L = testing::figure9();
   const block_cyclic part(5, 2, 2);  // PE 0: rows 0, 1 and 4; PE 1: rows 2 and 3
   const dependents d0 = make_dependents(L, part, 0);
   EXPECT_EQ(d0.pe_bits, 1);
-  EXPECT_EQ(d0.ptr, (std::vector<std::int32_t>{0, 2, 3, 3}));
-  // x0 is read by rows 2 and 3 (PE 1's local rows 0 and 1), x1 by row 4 (PE 0's local row 2).
-  EXPECT_EQ(d0.row, (std::vector<std::int32_t>{0 << 1 | 1, 1 << 1 | 1, 2 << 1 | 0}));
-  EXPECT_EQ(d0.reader_pe(d0.row[1]), 1);
-  EXPECT_EQ(d0.reader_local(d0.row[1]), 1);
+  // x1 is read by row 4 (PE 0's local row 2); x0 by rows 2 and 3 (PE 1's local rows 0 and 1).
+  EXPECT_EQ(d0.ptr, (std::vector<std::int32_t>{0, 0, 1, 1}));
+  EXPECT_EQ(d0.row, (std::vector<std::int32_t>{2}));
+  EXPECT_EQ(d0.remote_ptr, (std::vector<std::int32_t>{0, 2, 2, 2}));
+  EXPECT_EQ(d0.remote_row, (std::vector<std::int32_t>{0 << 1 | 1, 1 << 1 | 1}));
+  EXPECT_EQ(d0.reader_pe(d0.remote_row[1]), 1);
+  EXPECT_EQ(d0.reader_local(d0.remote_row[1]), 1);
   EXPECT_EQ(d0.roots, (std::vector<std::int32_t>{0, 1}));
   const dependents d1 = make_dependents(L, part, 1);
-  EXPECT_EQ(d1.ptr, (std::vector<std::int32_t>{0, 0, 1}));
-  EXPECT_EQ(d1.row, (std::vector<std::int32_t>{2 << 1 | 0}));  // x3 (PE 1's local row 1) read by row 4
+  EXPECT_EQ(d1.ptr, (std::vector<std::int32_t>{0, 0, 0}));
+  EXPECT_TRUE(d1.row.empty());
+  EXPECT_EQ(d1.remote_ptr, (std::vector<std::int32_t>{0, 0, 1}));
+  EXPECT_EQ(d1.remote_row, (std::vector<std::int32_t>{2 << 1 | 0}));  // x3 (PE 1's local row 1) read by row 4
   EXPECT_TRUE(d1.roots.empty());
 }
 
@@ -166,12 +172,15 @@ TEST(RowRecords, Figure9OverTwoPes) {
   const pe_share share = make_share(L, b, part, 0);
   const std::vector<row_record> records = make_row_records(share, make_dependents(L, part, 0));
   ASSERT_EQ(records.size(), 3u);
-  const row_record& x0 = records[0];  // row 0: no entries; read by rows 2 and 3 (PE 1's local 0 and 1)
+  const row_record& x0 = records[0];  // row 0: no entries; read by rows 2 and 3, both on PE 1
   EXPECT_EQ(x0.rhs, 1.0);
   EXPECT_EQ(x0.inv_diag, 0.5);
   EXPECT_EQ(std::vector<std::int32_t>(x0.col, x0.col + 4), (std::vector<std::int32_t>{-1, -1, -1, -1}));
-  EXPECT_EQ(std::vector<std::int32_t>(x0.reader, x0.reader + 4), (std::vector<std::int32_t>{0 << 1 | 1, 1 << 1 | 1, -1, -1}));
-  EXPECT_EQ(x0.readers_end - x0.readers_begin, 2);
+  EXPECT_EQ(std::vector<std::int32_t>(x0.reader, x0.reader + 4), (std::vector<std::int32_t>{-1, -1, -1, -1}));
+  EXPECT_EQ(x0.readers_end - x0.readers_begin, 0);
+  const row_record& x1 = records[1];  // row 1: read by row 4, this PE's local row 2
+  EXPECT_EQ(std::vector<std::int32_t>(x1.reader, x1.reader + 4), (std::vector<std::int32_t>{2, -1, -1, -1}));
+  EXPECT_EQ(x1.readers_end - x1.readers_begin, 1);
   const row_record& x4 = records[2];  // row 4 reads x1 and x3; nothing reads it
   EXPECT_EQ(x4.rhs, 5.0);
   EXPECT_EQ(x4.inv_diag, 0.2);
@@ -215,7 +224,8 @@ TEST(RowRecords, LongRowsGoOnInCsr) {
 
 // Every row appears in the lists of exactly the rows it reads, on the PEs that own them, so
 // counting a row's entries down once per solved dependency reaches zero exactly when its last one
-// is solved.
+// is solved. A row's readers on other PEs are those of its consumers mask, which the kernel asks
+// before it looks at them.
 TEST(Dependents, MatchABruteForceCount) {
   const lower_matrix L = generate(parse_generator_spec("road_central:0.0005"), 4, 2);
   for (const int pes : {1, 2, 3, 64}) {
@@ -225,19 +235,31 @@ TEST(Dependents, MatchABruteForceCount) {
     for (int pe = 0; pe < pes; ++pe) {
       const dependents d = make_dependents(L, part, pe);
       ASSERT_EQ(d.ptr.size(), static_cast<std::size_t>(part.local_rows(pe)) + 1);
+      const pe_share share = make_share(L, make_rhs(L), part, pe);
+      ASSERT_EQ(d.remote_ptr.size(), d.ptr.size());
       for (std::int32_t local = 0; local < part.local_rows(pe); ++local) {
         const std::int32_t column = part.global_row(pe, local);
-        std::int32_t previous = -1;
-        for (std::int32_t e = d.ptr[local]; e < d.ptr[local + 1]; ++e) {
-          const std::int32_t row = part.global_row(d.reader_pe(d.row[e]), d.reader_local(d.row[e]));
+        const auto listed_reader = [&](std::int32_t row, std::int32_t& previous) {
           ASSERT_GT(row, column);
           ASSERT_GT(row, previous);
           previous = row;
           ASSERT_TRUE(std::binary_search(L.col.begin() + L.row_ptr[row], L.col.begin() + L.row_ptr[row + 1], column));
           ++listed[row];
+        };
+        std::int32_t previous = -1;
+        for (std::int32_t e = d.ptr[local]; e < d.ptr[local + 1]; ++e) listed_reader(part.global_row(pe, d.row[e]), previous);
+        previous = -1;
+        std::uint64_t reader_pes = 0;
+        for (std::int32_t e = d.remote_ptr[local]; e < d.remote_ptr[local + 1]; ++e) {
+          const int owner = d.reader_pe(d.remote_row[e]);
+          ASSERT_NE(owner, pe);
+          reader_pes |= std::uint64_t{1} << owner;
+          listed_reader(part.global_row(owner, d.reader_local(d.remote_row[e])), previous);
         }
+        ASSERT_EQ(reader_pes, share.consumers[local]) << "row " << column << " with " << pes << " PEs";
       }
-      readers += static_cast<std::int64_t>(d.row.size());
+      readers += static_cast<std::int64_t>(d.row.size() + d.remote_row.size());
+      if (pes == 1) ASSERT_TRUE(d.remote_row.empty());
       for (std::size_t i = 0; i < d.roots.size(); ++i) {
         const std::int32_t root = part.global_row(pe, d.roots[i]);
         ASSERT_EQ(L.row_length(root), 0);
