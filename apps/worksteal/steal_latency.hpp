@@ -111,14 +111,15 @@ __global__ void __launch_bounds__(threads)
         break;
       }
       const std::uint64_t start = gio::platform::timer_ns();
-      if (leader) word = ws::sws_pack(ws::claim_slice(q, &q.header(victim_pe, 0)->meta, victim_pe, distance));
+      const ws::victim_path path = q.path_to(victim_pe);  // every thread's own: the copy needs it too
+      if (leader) word = ws::sws_pack(ws::claim_slice(q, &q.header(victim_pe, 0)->meta, victim_pe, distance, path));
       __syncthreads();
       const ws::sws_word seen = ws::sws_unpack(word);
       const ws::sws_slice s = ws::sws_steal_slice(seen.count, seen.steals, slice);
-      q.get_wg(local, ring + (seen.tail + s.offset) % capacity, s.size, victim_pe);
+      q.get_wg(local, ring + (seen.tail + s.offset) % capacity, s.size, victim_pe, path);
       __syncthreads();
       if (leader) {
-        ws::report_copied(q, &q.header(victim_pe, 0)->completed[seen.epoch], s.size, victim_pe, distance == 0);
+        ws::report_copied(q, &q.header(victim_pe, 0)->completed[seen.epoch], s.size, victim_pe, distance == 0, path);
         times[r - 1] = gio::platform::timer_ns() - start;
         if (s.size != slice || local[0].tag != r || local[slice - 1].tag != r) times[r - 1] = failed;  // wrong slice
       }

@@ -6,8 +6,9 @@
 //   device  handle, ctx, ctx_storage, open_wg(handle, storage) -> const ctx&, my_pe(ctx),
 //           fetch / fetch_add / fetch_or / add / set on a uint64 word of a PE (atomics),
 //           get_wg (whole workgroup, complete on return), fence (release to every PE),
-//           native_own_word(ctx, w) (whether an atomic on this PE's word w is this GPU's own
-//           atomic, which the runtime may then issue with an ordering of its own)
+//           direct_word(ctx, w, pe) (the address of `pe`'s word w where this GPU's own loads and
+//           atomics reach it and the library's atomics on it are this GPU's own, else null: the
+//           runtime may then issue them itself, with an ordering of its own)
 //   host    my_pe, n_pes, barrier_all, allocate / release (symmetric, 256-byte aligned),
 //           over_every_pe(value, min|max), distance(pe) (0 this GPU, 1 this node, 2 another
 //           node), unstealable(pe) ("" or why thieves cannot reach it), kernel_handle,
@@ -50,12 +51,14 @@ struct gio_comm {
   static GIO_DEVICE void get_wg(const ctx& c, void* dst, const void* src, std::size_t bytes, int pe) {
     shmem_ctx_getmem_wg(c, dst, src, bytes, pe);
   }
-  // Not when w is in the heap's atomics area while a NIC is on (its atomics go through the NIC,
-  // this PE's included), nor under GIO_ATOMICS=cas (every atomic is a CAS loop then).
-  static GIO_DEVICE bool native_own_word(const ctx& c, const std::uint64_t* w) {
+  // A PE that load/store reaches (this one, NVLink/xGMI/PCIe peers), but not when w is in the
+  // heap's atomics area while a NIC is on (its atomics go through the NIC, this PE's included),
+  // nor under GIO_ATOMICS=cas (every atomic is a CAS loop then).
+  static GIO_DEVICE std::uint64_t* direct_word(const ctx& c, std::uint64_t* w, int pe) {
     const gio::detail::peer_route where =
-        transports::atomic_route(c, gio::detail::route_world(c, shmem_my_pe(c), "gio::ws", source_location::current()), w);
-    return where.via == gio::detail::device_transport::p2p && where.native_atomics;
+        transports::atomic_route(c, gio::detail::route_world(c, pe, "gio::ws", source_location::current()), w);
+    if (where.via != gio::detail::device_transport::p2p || !where.native_atomics) return nullptr;
+    return reinterpret_cast<std::uint64_t*>(reinterpret_cast<char*>(w) + where.delta);
   }
   // This thread's (and, after a workgroup barrier, its group's) earlier loads and stores are
   // ordered before its later stores and atomics, at every PE (release; gda: completed).

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "gio/device/copy.hpp"
 #include "gio/device/ws/layout.hpp"
@@ -25,6 +26,19 @@ GIO_DEVICE void copy_tasks_wg(task* dst, const task* src, std::uint32_t n) {
                           std::size_t{n} * (sizeof(task) / sizeof(unit)), platform::thread_in_wg(), platform::wg_size());
   platform::wg_barrier();
 }
+
+// How a thief reaches a victim PE's queue words and ring: directly (this GPU's own loads and
+// system-scope atomics at the address the words have there, `delta` bytes from this PE's), or
+// through the comm's calls (direct = false; `victim_path{}`). Trivial, so that it may live in
+// shared memory.
+struct victim_path {
+  bool direct;
+  std::ptrdiff_t delta;
+  template <class T> GIO_DEVICE T* at(T* p) const {
+    using byte = std::conditional_t<std::is_const_v<T>, const char, char>;
+    return reinterpret_cast<T*>(reinterpret_cast<byte*>(p) + delta);
+  }
+};
 
 // What every placement holds: the worker's context and the run's configuration.
 template <class Comm> class placement_base {
@@ -51,7 +65,7 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
   // Whether this GPU's own atomics update this PE's queue words is asked once: asked on every
   // steal, gio's route code on the thief's path cost a fifth of the steal (docs/worksteal.md).
   GIO_DEVICE symmetric_queues(const typename base::context_type& c, const run_config& cfg)
-      : base(c, cfg), my_pe_(Comm::my_pe(c)), own_native_(Comm::native_own_word(c, reinterpret_cast<const std::uint64_t*>(cfg.queues))) {}
+      : base(c, cfg), my_pe_(Comm::my_pe(c)), own_direct_(Comm::direct_word(c, first_word(cfg), my_pe_) != nullptr) {}
   // The same symmetric address names the word on every PE; `pe` picks the PE.
   GIO_DEVICE queue_header* header(int, unsigned worker) const {
     return reinterpret_cast<queue_header*>(cfg_.queues) + worker;
@@ -69,13 +83,21 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
   }
   GIO_DEVICE void add(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::add(c_, w, v, pe); }
   GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int pe) const { Comm::set(c_, w, v, pe); }
-  // Whether the thief's side of a steal from `pe` may use this GPU's atomics on the victim's queue
-  // words directly (claim_slice, report_copied): a victim of this PE whose words no NIC updates.
-  GIO_DEVICE bool native_own(int pe) const { return own_native_ && pe == my_pe_; }
-  // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory (this PE's: its own
-  // loads, without the call's route and second barrier).
-  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int pe) const {
-    if (pe == my_pe_) return copy_tasks_wg(dst, src, n);
+  // How a thief of this PE reaches `pe`'s queues (claim_slice, get_wg, report_copied): directly
+  // where this GPU's atomics update that PE's queue words (the queues are one allocation, so its
+  // first word answers for all), asked once per steal; through the comm where a NIC updates them
+  // (another node, or the heap's atomics area while a NIC is on) or under GIO_ATOMICS=cas.
+  GIO_DEVICE victim_path path_to(int pe) const {
+    if (pe == my_pe_) return {own_direct_, 0};
+    std::uint64_t* mine = first_word(cfg_);
+    const std::uint64_t* there = Comm::direct_word(c_, mine, pe);
+    if (!there) return victim_path{};
+    return {true, reinterpret_cast<const char*>(there) - reinterpret_cast<const char*>(mine)};
+  }
+  // Whole workgroup: n tasks of `pe`'s ring into this workgroup's memory; directly (and this PE's
+  // always): its own loads, without the call's route and second barrier.
+  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int pe, const victim_path& path) const {
+    if (path.direct || pe == my_pe_) return copy_tasks_wg(dst, path.at(src), n);
     Comm::get_wg(c_, dst, src, std::size_t{n} * sizeof(task), pe);
   }
   // Release: this thread's (after a workgroup barrier, its group's) earlier accesses before its
@@ -83,8 +105,9 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
   GIO_DEVICE void fence() const { Comm::fence(c_); }
 
  private:
+  static GIO_DEVICE std::uint64_t* first_word(const run_config& cfg) { return reinterpret_cast<std::uint64_t*>(cfg.queues); }
   int my_pe_;
-  bool own_native_;  // the queue words (one allocation) take this GPU's atomics
+  bool own_direct_;  // this PE's queue words take this GPU's atomics
 };
 
 template <class Comm> class host_queues : public placement_base<Comm> {
@@ -123,8 +146,10 @@ template <class Comm> class host_queues : public placement_base<Comm> {
   GIO_DEVICE void set(std::uint64_t* w, std::uint64_t v, int) const {
     platform::atomic_rmw_sys_bits<platform::rmw::exchange>(w, v);
   }
-  GIO_DEVICE bool native_own(int) const { return false; }  // system-scope atomics throughout
-  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int) const { copy_tasks_wg(dst, src, n); }
+  GIO_DEVICE victim_path path_to(int) const { return victim_path{}; }  // the calls above are system-scope atomics already
+  GIO_DEVICE void get_wg(task* dst, const task* src, std::uint32_t n, int, const victim_path&) const {
+    copy_tasks_wg(dst, src, n);
+  }
   GIO_DEVICE void fence() const { platform::fence_acq_rel_system(); }
 
 };

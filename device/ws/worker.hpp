@@ -64,13 +64,14 @@ template <class List, class Comm> class spawner {
 };
 
 // The thief's side of one steal, shared by the worker and worksteal-steal-latency, which times
-// it. claim_slice: the fetch-add on the victim's word, then the acquire of what the owner
-// published before it: one acquiring fetch-add on a word of this PE that this GPU's atomics
-// update (system scope, as every other thief's); else the comm's atomic and a fence, device
-// scope where the victim runs on this GPU (the owner's release is system-scope, and an acquire
-// need only cover the releasing thread).
-template <class Queues> GIO_DEVICE sws_word claim_slice(const Queues& q, std::uint64_t* meta, int pe, int distance) {
-  if (q.native_own(pe)) return sws_unpack(platform::fetch_add_acquire_sys_bits(meta, sws_steal_increment));
+// it. `path` is the placement's path_to(pe), asked once for the steal. claim_slice: the fetch-add
+// on the victim's word, then the acquire of what the owner published before it: directly, one
+// acquiring system-scope fetch-add at the word's address on that PE (system scope, as every other
+// thief's); else the comm's atomic and a fence, device scope where the victim runs on this GPU
+// (the owner's release is system-scope, and an acquire need only cover the releasing thread).
+template <class Queues>
+GIO_DEVICE sws_word claim_slice(const Queues& q, std::uint64_t* meta, int pe, int distance, const victim_path& path) {
+  if (path.direct) return sws_unpack(platform::fetch_add_acquire_sys_bits(path.at(meta), sws_steal_increment));
   const sws_word w = sws_unpack(q.fetch_add(meta, sws_steal_increment, pe));
   if (distance == 0 && Queues::same_gpu_device_scope) platform::fence_acq_rel_device();
   else platform::fence_acq_rel_system();
@@ -80,10 +81,11 @@ template <class Queues> GIO_DEVICE sws_word claim_slice(const Queues& q, std::ui
 // slots, then the completion add. `device_scope` where the victim runs on this GPU and nothing
 // else this thief did must reach another GPU first.
 template <class Queues>
-GIO_DEVICE void report_copied(const Queues& q, std::uint64_t* completed, std::uint32_t n, int pe, bool device_scope) {
+GIO_DEVICE void report_copied(const Queues& q, std::uint64_t* completed, std::uint32_t n, int pe, bool device_scope,
+                              const victim_path& path) {
   if (device_scope && Queues::same_gpu_device_scope) platform::fence_release_device();
   else q.fence();
-  if (q.native_own(pe)) platform::atomic_red_sys_bits<platform::rmw::add>(completed, std::uint64_t{n});
+  if (path.direct) platform::atomic_red_sys_bits<platform::rmw::add>(path.at(completed), std::uint64_t{n});
   else q.add(completed, n, pe);
 }
 
@@ -103,6 +105,7 @@ struct worker_state {  // in shared memory
   std::uint64_t share_next;     // fixed-share mode: this worker's next initial task
   std::uint64_t share_end;      // and the end of its share
   std::int32_t victim_pe;
+  victim_path victim_reach;     // how this steal reaches the victim's PE (path_to)
   std::uint32_t victim_worker;
   std::uint32_t victim_epoch;
   std::uint32_t victim_distance;  // 0: this GPU, 1: this node, 2: another node
@@ -443,7 +446,8 @@ template <class Program, class Queues> class worker {
       }
     }
     ++s_.stats.steal_attempts[distance];
-    const sws_word w = claim_slice(q_, meta, pe, distance);
+    const victim_path path = q_.path_to(pe);
+    const sws_word w = claim_slice(q_, meta, pe, distance, path);
     if (w.locked) return false;
     const sws_slice slice = sws_steal_slice(w.count, w.steals, cfg_.max_steal);
     mark_empty(id, slice.size == 0);
@@ -451,6 +455,7 @@ template <class Program, class Queues> class worker {
     ++s_.stats.steal_successes[distance];
     s_.stats.stolen_tasks[distance] += slice.size;
     s_.victim_pe = pe;
+    s_.victim_reach = path;
     s_.victim_worker = worker;
     s_.victim_epoch = w.epoch;
     s_.victim_distance = static_cast<std::uint32_t>(distance);
@@ -677,8 +682,8 @@ template <class Program, class Queues> class worker {
     const std::uint32_t n = s_.copy_count, from = s_.copy_from & (cfg_.public_capacity - 1);
     const std::uint32_t first = min_u32(n, cfg_.public_capacity - from);
     const task* ring = q_.ring(s_.victim_pe, s_.victim_worker);
-    q_.get_wg(local_, ring + from, first, s_.victim_pe);
-    if (first < n) q_.get_wg(local_ + first, ring, n - first, s_.victim_pe);
+    q_.get_wg(local_, ring + from, first, s_.victim_pe, s_.victim_reach);
+    if (first < n) q_.get_wg(local_ + first, ring, n - first, s_.victim_pe, s_.victim_reach);
   }
 
   // ---- thread 0, after the workgroup's copy ----
@@ -725,7 +730,7 @@ template <class Program, class Queues> class worker {
         // fence, updates the same termination words, whose RMWs are totally ordered).
         // A regained worker's termination update may have gone to another node: the full fence.
         report_copied(q_, &q_.header(s_.victim_pe, s_.victim_worker)->completed[s_.victim_epoch], s_.copy_count,
-                      s_.victim_pe, s_.victim_distance == 0 && !regained);
+                      s_.victim_pe, s_.victim_distance == 0 && !regained, s_.victim_reach);
         break;
       }
       case plan::wait: platform::sleep_ns(200); break;
