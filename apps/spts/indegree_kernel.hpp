@@ -52,7 +52,8 @@
 namespace spts::gpu {
 
 // What the indegree kernel adds to solve_args. Rows are this PE's local numbers (single: the
-// global ones); readers are reader words (partition.hpp, dependents).
+// global ones); readers on this PE are local numbers too, those on other PEs reader words
+// (partition.hpp, dependents).
 struct indegree_args {
   const row_record* records;    // per row: what solving it reads (partition.hpp)
   const std::int32_t* dep_row;  // readers of x[r] on this PE: dep_row[records[r].readers_begin .. readers_end)

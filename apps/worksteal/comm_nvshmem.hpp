@@ -39,10 +39,11 @@ struct nvshmem_comm {
   static __device__ void get_wg(const ctx&, void* dst, const void* src, std::size_t bytes, int pe) {
     nvshmemx_getmem_block(dst, src, bytes, pe);
   }
-  // One node, no NIC: NVSHMEM's atomics on the words of a PE it maps (this one, NVLink peers)
-  // are the GPU's own.
+  // This PE's words only: NVSHMEM does not say on the device whether its atomics on a peer it
+  // maps are the GPU's own (a PCIe peer without native peer atomics takes them through its
+  // proxy), so a thief reaches other PEs through NVSHMEM's calls.
   static __device__ std::uint64_t* direct_word(const ctx&, std::uint64_t* w, int pe) {
-    return static_cast<std::uint64_t*>(nvshmem_ptr(w, pe));
+    return pe == nvshmem_my_pe() ? w : nullptr;
   }
   // nvshmem_fence is a system-scope fence over NVLink: the release the protocol needs.
   static __device__ void fence(const ctx&) { nvshmem_fence(); }

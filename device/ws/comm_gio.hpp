@@ -56,7 +56,7 @@ struct gio_comm {
   // nor under GIO_ATOMICS=cas (every atomic is a CAS loop then).
   static GIO_DEVICE std::uint64_t* direct_word(const ctx& c, std::uint64_t* w, int pe) {
     const gio::detail::peer_route where =
-        transports::atomic_route(c, gio::detail::route_world(c, pe, "gio::ws", source_location::current()), w);
+        transports::atomic_route(c, gio::detail::route_team_pe(c, pe, "gio::ws", source_location::current()), w);
     if (where.via != gio::detail::device_transport::p2p || !where.native_atomics) return nullptr;
     return reinterpret_cast<std::uint64_t*>(reinterpret_cast<char*>(w) + where.delta);
   }

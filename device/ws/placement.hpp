@@ -1,17 +1,20 @@
 // Where the public queues and termination words live, and how a worker reaches another PE's:
 // one small interface the worker is written against (MGWS thesis §4.7), over a comm (the
 // library's calls, comm_gio.hpp). Every operation on a queue word, the owner's own included, goes
-// through it, so a word is only ever updated one way (docs/memory-model.md, "Work stealing").
-//   symmetric_queues  the symmetric heap: peers through the comm (gio: load/store over
-//                     NVLink/xGMI/PCIe, or gda)
+// through it, so a word is only ever updated one way (docs/memory-model.md, "Work stealing"):
+// where the comm says its atomics on a PE's words are this GPU's own (direct_word), the thief's
+// claim and completion are this GPU's system-scope atomics at the words' addresses there, as the
+// comm's would be; elsewhere the comm's calls.
+//   symmetric_queues  the symmetric heap: peers directly or through the comm (gio: load/store
+//                     over NVLink/xGMI/PCIe, or gda)
 //   host_queues       one pinned host area of the node, mapped into every GPU: plain system-scope
 //                     atomics and loads (the thesis's multi-GPU design, a baseline)
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "gio/device/copy.hpp"
+#include "gio/device/transports/p2p/p2p.hpp"
 #include "gio/device/ws/layout.hpp"
 #include "gio/platform/platform.hpp"
 #include "gio/platform/strong.hpp"
@@ -34,10 +37,7 @@ GIO_DEVICE void copy_tasks_wg(task* dst, const task* src, std::uint32_t n) {
 struct victim_path {
   bool direct;
   std::ptrdiff_t delta;
-  template <class T> GIO_DEVICE T* at(T* p) const {
-    using byte = std::conditional_t<std::is_const_v<T>, const char, char>;
-    return reinterpret_cast<T*>(reinterpret_cast<byte*>(p) + delta);
-  }
+  template <class T> GIO_DEVICE T* at(T* p) const { return transports::p2p::translate(p, delta); }
 };
 
 // What every placement holds: the worker's context and the run's configuration.
@@ -62,8 +62,9 @@ template <class Comm> class symmetric_queues : public placement_base<Comm> {
  public:
   // A thief may acquire a same-GPU victim's release at device scope (the queues are GPU memory).
   static constexpr bool same_gpu_device_scope = true;
-  // Whether this GPU's own atomics update this PE's queue words is asked once: asked on every
-  // steal, gio's route code on the thief's path cost a fifth of the steal (docs/worksteal.md).
+  // Whether this GPU's own atomics update this PE's queue words is asked once, here: asked on
+  // every steal from this PE, gio's route code on the thief's path cost a fifth of the steal
+  // (docs/worksteal.md). Another PE's is asked once per steal (path_to).
   GIO_DEVICE symmetric_queues(const typename base::context_type& c, const run_config& cfg)
       : base(c, cfg), my_pe_(Comm::my_pe(c)), own_direct_(Comm::direct_word(c, first_word(cfg), my_pe_) != nullptr) {}
   // The same symmetric address names the word on every PE; `pe` picks the PE.

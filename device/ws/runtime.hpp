@@ -405,8 +405,10 @@ template <class Program, class Comm = gio_comm> class runtime {
       check_gpu(platform::gpu_copy(&stale, count, sizeof stale), "reading the probe");
     }
     shmem_barrier_all();
-    const auto fewest_seen = static_cast<std::uint64_t>(over_every_pe(static_cast<long long>(seen), reduce_op::min));
-    const auto most_seen = static_cast<std::uint64_t>(over_every_pe(static_cast<long long>(seen), reduce_op::max));
+    // A PE that runs no workers may be on another node, whose area nobody added to: it abstains.
+    const auto mine = static_cast<long long>(participating() ? seen : want);
+    const auto fewest_seen = static_cast<std::uint64_t>(over_every_pe(mine, reduce_op::min));
+    const auto most_seen = static_cast<std::uint64_t>(over_every_pe(mine, reduce_op::max));
     if (fewest_seen != want || most_seen != want)
       throw placement_unsupported(me_, "gio::ws: placement::host: GPU atomics on pinned host memory are not atomic "
                                        "across this node's GPUs (a probe counted " + probe_counts(fewest_seen, most_seen) +
