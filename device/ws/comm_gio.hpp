@@ -58,7 +58,7 @@ struct gio_comm {
     const gio::detail::peer_route where =
         transports::atomic_route(c, gio::detail::route_team_pe(c, pe, "gio::ws", source_location::current()), w);
     if (where.via != gio::detail::device_transport::p2p || !where.native_atomics) return nullptr;
-    return reinterpret_cast<std::uint64_t*>(reinterpret_cast<char*>(w) + where.delta);
+    return transports::p2p::translate(w, where.delta);
   }
   // This thread's (and, after a workgroup barrier, its group's) earlier loads and stores are
   // ordered before its later stores and atomics, at every PE (release; gda: completed).

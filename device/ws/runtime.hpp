@@ -405,24 +405,18 @@ template <class Program, class Comm = gio_comm> class runtime {
       check_gpu(platform::gpu_copy(&stale, count, sizeof stale), "reading the probe");
     }
     shmem_barrier_all();
-    // A PE that runs no workers may be on another node, whose area nobody added to: it abstains.
-    const auto mine = static_cast<long long>(participating() ? seen : want);
-    const auto fewest_seen = static_cast<std::uint64_t>(over_every_pe(mine, reduce_op::min));
-    const auto most_seen = static_cast<std::uint64_t>(over_every_pe(mine, reduce_op::max));
-    if (fewest_seen != want || most_seen != want)
+    // Adds are only ever lost, so the fewest any PE read decides. A PE that runs no workers may be
+    // on another node, whose area nobody added to: it abstains.
+    const auto fewest_seen =
+        static_cast<std::uint64_t>(over_every_pe(static_cast<long long>(participating() ? seen : want), reduce_op::min));
+    if (fewest_seen != want)
       throw placement_unsupported(me_, "gio::ws: placement::host: GPU atomics on pinned host memory are not atomic "
-                                       "across this node's GPUs (a probe counted " + probe_counts(fewest_seen, most_seen) +
-                                       " of " + std::to_string(want) + " adds)");
+                                       "across this node's GPUs (a probe counted " + std::to_string(fewest_seen) + " of " +
+                                       std::to_string(want) + " adds)");
     const unsigned long long worst = over_every_pe(stale, reduce_op::max);
     if (worst != 0)
       throw placement_unsupported(me_, "gio::ws: placement::host: a store to pinned host memory was not visible after "
                                        "a fenced atomic flag in " + std::to_string(worst) + " of 2000 probe rounds");
-  }
-
-  // What the PEs read of the probe's total: one count, or the range when their reads differ.
-  static std::string probe_counts(std::uint64_t fewest, std::uint64_t most) {
-    if (fewest == most) return std::to_string(fewest);
-    return std::to_string(fewest) + " to " + std::to_string(most) + " (the PEs read different totals)";
   }
 
   // This PE's queues and termination words to zero (epoch 0, empty), its counters too.
