@@ -125,8 +125,7 @@ template <class Program, class Comm = gio_comm> class runtime {
     pes_ = opt.pes > 0 ? opt.pes : Comm::n_pes();
     if (pes_ > Comm::n_pes()) refuse("options.pes = " + std::to_string(pes_) + " but only " + std::to_string(Comm::n_pes()) + " PEs run");
     validate();
-    for (int pe = 0; pe < pes_; ++pe)
-      if (const std::string why = Comm::unstealable(pe); !why.empty()) refuse("work stealing with " + why);
+    refuse_unstealable_pes();
     workers_ = agree_on_workers();
     total_ = static_cast<std::uint32_t>(workers_) * static_cast<std::uint32_t>(pes_);
     if (total_ > 65536) refuse("too many workers in all (" + std::to_string(total_) + "; at most 65536)");
@@ -246,6 +245,18 @@ template <class Program, class Comm = gio_comm> class runtime {
 
   // Every PE runs the same worker count: the fewest any GPU can hold, or the one asked for, which
   // must fit everywhere (a worker that never starts would hang the termination detection).
+  // Collective: every PE refuses when any PE's thieves cannot reach a PE. Each PE judges from its
+  // own view of the others; one that refused alone would leave the rest waiting in the next
+  // collective (as the host placement's probe once did), so the verdict is taken together.
+  void refuse_unstealable_pes() {
+    std::string why;
+    for (int pe = 0; pe < pes_ && why.empty(); ++pe) why = Comm::unstealable(pe);
+    const int refusing = over_every_pe(why.empty() ? -1 : me_, reduce_op::max);
+    if (refusing < 0) return;
+    refuse(why.empty() ? "work stealing refused by PE " + std::to_string(refusing) + " (a PE its thieves cannot reach)"
+                       : "work stealing with " + why);
+  }
+
   int agree_on_workers() {
     const std::size_t shared = worker_shared_bytes(opt_.local_capacity, 65536);
     // A local queue past the launch's default shared memory limit (48 KiB on NVIDIA) needs the
