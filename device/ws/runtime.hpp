@@ -243,8 +243,6 @@ template <class Program, class Comm = gio_comm> class runtime {
   }
   std::uint32_t max_steal() const { return opt_.max_steal ? opt_.max_steal : opt_.local_capacity / 2; }
 
-  // Every PE runs the same worker count: the fewest any GPU can hold, or the one asked for, which
-  // must fit everywhere (a worker that never starts would hang the termination detection).
   // Collective: every PE refuses when any PE's thieves cannot reach a PE. Each PE judges from its
   // own view of the others; one that refused alone would leave the rest waiting in the next
   // collective (as the host placement's probe once did), so the verdict is taken together.
@@ -257,6 +255,8 @@ template <class Program, class Comm = gio_comm> class runtime {
                        : "work stealing with " + why);
   }
 
+  // Every PE runs the same worker count: the fewest any GPU can hold, or the one asked for, which
+  // must fit everywhere (a worker that never starts would hang the termination detection).
   int agree_on_workers() {
     const std::size_t shared = worker_shared_bytes(opt_.local_capacity, 65536);
     // A local queue past the launch's default shared memory limit (48 KiB on NVIDIA) needs the
