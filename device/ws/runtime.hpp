@@ -251,8 +251,8 @@ template <class Program, class Comm = gio_comm> class runtime {
     for (int pe = 0; pe < pes_ && why.empty(); ++pe) why = Comm::unstealable(pe);
     const int refusing = over_every_pe(why.empty() ? -1 : me_, reduce_op::max);
     if (refusing < 0) return;
-    refuse(why.empty() ? "work stealing refused by PE " + std::to_string(refusing) + " (a PE its thieves cannot reach)"
-                       : "work stealing with " + why);
+    refuse(why.empty() ? "PE " + std::to_string(refusing) + "'s thieves cannot reach every PE"
+                       : "thieves cannot reach every PE: " + why);
   }
 
   // Every PE runs the same worker count: the fewest any GPU can hold, or the one asked for, which
