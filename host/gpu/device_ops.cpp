@@ -3,30 +3,18 @@
 // kernel-initiated calls share one code path and one memory model. One source for CUDA and HIP.
 #include "gpu/device_ops.hpp"
 
+#include <array>
 #include <cstring>
+#include <utility>
 
 #include "gio/device/amo_core.hpp"
 #include "gio/device/collectives.hpp"
 #include "gio/device/order.hpp"
+#include "gpu/device_ops_parts.hpp"
 #include "gpu/gpu_api.hpp"
 
 namespace gio::gpu {
 namespace {
-
-// One workgroup runs every collective: large enough to keep the links busy, small enough to
-// need no co-residency with anything else.
-constexpr unsigned collective_threads = 512;
-
-// The call's name as a kernel argument: the device prints it when a checked build fails a check
-// (a host string pointer would not be readable there).
-struct call_name {
-  char text[64];
-};
-call_name name_of(const char* call) {
-  call_name n{};
-  std::strncpy(n.text, call, sizeof n.text - 1);
-  return n;
-}
 
 template <class T>
 __global__ void atomic_kernel(device_handle h, amo_op op, T* dest, T value, T compare, int pe,
@@ -36,7 +24,8 @@ __global__ void atomic_kernel(device_handle h, amo_op op, T* dest, T value, T co
   *old_bits = platform::bit_cast<platform::bits_t<T>>(old);
 }
 
-// broadcast, fcollect and alltoall move bytes; reductions get a kernel per element type.
+// broadcast, fcollect and alltoall move bytes; reductions get a kernel per element type
+// (reduce_kernels.hpp).
 __global__ void __launch_bounds__(collective_threads)
     data_collective_kernel(device_handle h, collective_request c, std::size_t elem_size, call_name call) {
   if (!h.heap_base) return;
@@ -49,15 +38,6 @@ __global__ void __launch_bounds__(collective_threads)
     detail::fcollect<coop::wg>(x, c.team, c.dest, c.source, c.count, elem_size, call.text, here);
   else
     detail::alltoall<coop::wg>(x, c.team, c.dest, c.source, c.count, elem_size, call.text, here);
-}
-
-template <class T>
-__global__ void __launch_bounds__(collective_threads)
-    reduce_kernel(device_handle h, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t count,
-                  call_name call) {
-  if (!h.heap_base) return;
-  __shared__ ctx storage;
-  detail::reduce<coop::wg>(ctx_create_wg(h, storage), team, op, dest, source, count, call.text, {__FILE__, __LINE__});
 }
 
 // A team sync, or with `quiet` a barrier (shmem_barrier_all_on_stream): the kernels' own protocol
@@ -89,6 +69,17 @@ __global__ void network_quiet_kernel(device_handle h) {
   transports::gda::quiet_all(ctx_default(h), "shmem_quiet", {__FILE__, __LINE__});
 }
 
+// reduce_part<k>'s functions, indexed by k.
+struct reduce_part_entry {
+  void (*enqueue)(const device_handle&, const collective_request&, stream_t);
+  void (*warm_up)(stream_t);
+};
+template <unsigned... Part>
+constexpr std::array<reduce_part_entry, sizeof...(Part)> reduce_parts_of(std::integer_sequence<unsigned, Part...>) {
+  return {reduce_part_entry{&reduce_part<Part>::enqueue, &reduce_part<Part>::warm_up}...};
+}
+constexpr auto reduce_part_table = reduce_parts_of(std::make_integer_sequence<unsigned, reduce_parts>{});
+
 }  // namespace
 
 void enqueue_network_quiet(const device_handle& h, stream_t stream) {
@@ -107,9 +98,9 @@ void warm_up_kernels(stream_t stream) {
     visit_dtype(static_cast<dtype>(t), [&](auto zero) {
       using T = decltype(zero);
       if constexpr (sizeof(T) >= 4) atomic_kernel<T><<<1, 1, 0, stream>>>(none, amo_op::fetch, nullptr, T{}, T{}, 0, nullptr, {});
-      reduce_kernel<T><<<1, collective_threads, 0, stream>>>(none, shmem_team_t{}, reduce_op{}, nullptr, nullptr, 0, {});
     });
   }
+  for (const auto& part : reduce_part_table) part.warm_up(stream);
   data_collective_kernel<<<1, collective_threads, 0, stream>>>(none, {}, 0, {});
   team_sync_kernel<<<1, collective_threads, 0, stream>>>(none, shmem_team_t{}, false, {});
   rma_kernel<<<1, collective_threads, 0, stream>>>(none, {}, {});
@@ -133,11 +124,7 @@ void enqueue_atomic(const device_handle& h, const atomic_request& a, std::uint64
 
 void enqueue_collective(const device_handle& h, const collective_request& c, stream_t stream) {
   if (c.kind == detail::collective_kind::reduce) {
-    visit_dtype(c.type, [&](auto zero) {
-      using T = decltype(zero);
-      reduce_kernel<T><<<1, collective_threads, 0, stream>>>(h, c.team, c.op, static_cast<T*>(c.dest),
-                                                             static_cast<const T*>(c.source), c.count, name_of(c.call));
-    });
+    reduce_part_table[reduce_part_of(c.type)].enqueue(h, c, stream);
   } else {
     data_collective_kernel<<<1, collective_threads, 0, stream>>>(h, c, dtype_size(c.type), name_of(c.call));
   }
