@@ -2,12 +2,12 @@
 # Builds and tests gio on a machine without a GPU (what CI runs):
 #   1. GIO_GPU=none, Debug (checked): the host runtime over a shared-memory heap; unit + mp tests.
 #   2. GIO_GPU=cuda (if nvcc exists) and GIO_GPU=hip (if hipcc exists): compile only, so the device
-#      library, the header checks, the checked bad-input kernels, the NIC model and a sample of
-#      tests/gpu (with the rest it covers every device-library path) build for both vendors, and
-#      bench/ and apps/ for CUDA (the HIP build leaves them out for time: see below), and examples/
-#      against the CUDA build installed (find_package(gio), as a user builds them). The whole of
-#      tests/gpu (its type-table shards take ~25 CPU-minutes with nvcc, far more with hipcc) is
-#      built and run on the GPU machines by scripts/gpu-check.sh.
+#      library, the header checks, the checked bad-input kernels and the NIC model build for both
+#      vendors; for CUDA also the whole of tests/gpu (to PTX only: GIO_GPU_TESTS_PTX_ONLY), bench/
+#      and apps/, and examples/ against the CUDA build installed (find_package(gio), as a user
+#      builds them); for HIP a sample of tests/gpu (with the rest it covers every device-library
+#      path; hipcc takes far longer than nvcc for the type-table shards). scripts/gpu-check.sh
+#      builds tests/gpu whole, to SASS, and runs it on the GPU machines.
 # The ctest summary is printed last. Build trees: build/test-<vendor>-<type> (GIO_TEST_BUILD_ROOT).
 #   scripts/test.sh [--host-only]    --host-only: skip the vendor compile builds
 set -euo pipefail
@@ -40,9 +40,10 @@ if ! $host_only; then
   [[ -z $nvcc && -x /usr/local/cuda/bin/nvcc ]] && nvcc=/usr/local/cuda/bin/nvcc
   if [[ -n $nvcc ]]; then
     # Release is what the GPU machines run; tests/gpu compiles its bad-input kernels with the
-    # device-side checks on, so the checked device code is compiled here too.
+    # device-side checks on, so the checked device code is compiled here too. tests/gpu whole, to
+    # PTX: ptxas takes over half of a type-table shard's time (tests/gpu/CMakeLists.txt).
     build "$build_root/test-cuda-release" -DGIO_GPU=cuda -DCMAKE_CUDA_COMPILER="$nvcc" \
-      -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DGIO_BUILD_TESTS=ON -DGIO_GPU_TEST_SAMPLE=ON
+      -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release -DGIO_BUILD_TESTS=ON -DGIO_GPU_TESTS_PTX_ONLY=ON
     # examples/ as a user builds them: this build installed, then found with find_package(gio).
     echo "== test.sh: building examples/ against the installed CUDA build"
     rm -rf "$build_root/examples-prefix" "$build_root/examples-cuda"
