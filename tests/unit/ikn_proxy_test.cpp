@@ -1,8 +1,9 @@
 // The IKN proxy (host/transports/gda/proxy.cpp) on the CPU: commands written into a ring as the
 // GPU writes them (payload words, then `ready` = index + 1) must become the WQEs build_wqe makes
 // for them, slot by slot, posted strictly in index order, with the doorbell record and the
-// doorbell register written as the direct (gda) mode writes them. And the same thread's
-// CPU-assisted doorbells: every new value the GPU leaves in a mailbox reaches that QP's UAR.
+// doorbell register written as the direct (gda) mode writes them. And the doorbell relay of
+// CPU-assisted gda (doorbell_relay.cpp): every new value the GPU leaves in a mailbox reaches that
+// QP's UAR.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -14,6 +15,7 @@
 
 #include "gio/device/transports/gda/wqe_builder.hpp"
 #include "gio/gda.hpp"
+#include "transports/gda/doorbell_relay.hpp"
 #include "transports/gda/proxy.hpp"
 
 namespace {
@@ -117,7 +119,7 @@ TEST(IknProxy, HdpFlushCarriesTheRegistersKey) {
 
 TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, {}, false);
+  gda::proxy p({qp.queue()}, false);
   constexpr std::uint64_t first = 12;  // every kind once, and one more
   for (std::uint64_t i = 0; i < first; ++i) publish(qp, i);
   ASSERT_TRUE(wait_posted(p, first)) << "posted " << p.posted() << " of " << first;
@@ -131,7 +133,7 @@ TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
 
 TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, {}, false);
+  gda::proxy p({qp.queue()}, false);
   constexpr std::uint64_t total = 3 * depth + 5;  // slots reused with other kinds
   for (std::uint64_t i = 0; i < total; ++i) {
     // The GPU reuses a slot only once the WQE before it in that slot was posted (and completed).
@@ -147,7 +149,7 @@ TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
 
 TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, {}, false);
+  gda::proxy p({qp.queue()}, false);
   publish(qp, 1);  // index 1 ready, index 0 not yet
   publish(qp, 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -160,7 +162,7 @@ TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
 
 TEST(IknProxy, ServesEveryQueue) {
   fake_qp a, b;
-  gda::proxy p({a.queue(), b.queue()}, {}, false);
+  gda::proxy p({a.queue(), b.queue()}, false);
   for (std::uint64_t i = 0; i < 4; ++i) publish(b, i);
   for (std::uint64_t i = 0; i < 2; ++i) publish(a, i);
   ASSERT_TRUE(wait_posted(p, 6));
@@ -168,7 +170,7 @@ TEST(IknProxy, ServesEveryQueue) {
   EXPECT_EQ(__atomic_load_n(&b.dbrec[mlx5::snd_dbr], __ATOMIC_ACQUIRE), mlx5::sq_dbrec_be(4));
 }
 
-bool wait_relayed(const gda::proxy& p, std::uint64_t n) {
+bool wait_relayed(const gda::doorbell_relay& p, std::uint64_t n) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (p.relayed() < n)
     if (std::chrono::steady_clock::now() > until) return false;
@@ -178,7 +180,7 @@ bool wait_relayed(const gda::proxy& p, std::uint64_t n) {
 TEST(DoorbellRelay, RingsEachNewDoorbellOfEveryMailboxOnItsOwnUar) {
   alignas(64) std::uint64_t mailbox[2][8] = {};
   alignas(64) std::uint64_t uar[2][8] = {};
-  gda::proxy p({}, {{mailbox[0], uar[0], 0x100}, {mailbox[1], uar[1], 0x101}}, false);
+  gda::doorbell_relay p({{mailbox[0], uar[0], 0x100}, {mailbox[1], uar[1], 0x101}}, false);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(p.relayed(), 0u) << "a mailbox still at 0 holds no doorbell";
   const auto sq = expected_sq(3);  // real doorbell values: the ctrl segments' first 8 bytes

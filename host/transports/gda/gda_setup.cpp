@@ -11,6 +11,7 @@
 
 #include "gio/build_config.hpp"
 #include "gio/device/transports/gda/wqe_builder.hpp"
+#include "transports/gda/doorbell_relay.hpp"
 #include "transports/gda/proxy.hpp"
 
 namespace gio::transports::gda {
@@ -294,7 +295,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   std::vector<gda_qp> table(qps);
   std::vector<templates::mlx5::wqe_bb> image(depth);
   std::vector<proxy::queue> queues;
-  std::vector<proxy::relay> relays;
+  std::vector<doorbell_relay::mailbox> relays;
   char* fetch_base = heap + area_offset_ + area.fetch_offset;
   for (std::size_t q = 0; q < qps; ++q) {
     const qp_rings& r = rings_[q];
@@ -354,15 +355,20 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   backend.copy(table_device_, &t, sizeof t);
 
   card_->start();
-  if (!queues.empty() || !relays.empty()) {
-    warn_if_bound_to_one_cpu(me, queues.empty() ? "doorbell relay" : "IKN proxy");
-    proxy_ = std::make_unique<proxy>(std::move(queues), std::move(relays), s.debug == "info");
+  if (!queues.empty()) {
+    warn_if_bound_to_one_cpu(me, "IKN proxy");
+    proxy_ = std::make_unique<proxy>(std::move(queues), s.debug == "info");
+  }
+  if (!relays.empty()) {
+    warn_if_bound_to_one_cpu(me, "doorbell relay");
+    relay_ = std::make_unique<doorbell_relay>(std::move(relays), s.debug == "info");
   }
   boot.barrier();  // every PE's QPs connected and served before any kernel rings
 }
 
 void transport::close(gpu::backend& backend) noexcept {
   proxy_.reset();
+  relay_.reset();
   if (card_) {
     try {
       card_->stop();

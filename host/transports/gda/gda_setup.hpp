@@ -4,7 +4,8 @@
 // connects them through the bootstrap, pre-templates every SQ slot, and publishes the device
 // tables (include/gio/gda.hpp).
 // The proxy mode (IKN, GIO_TRANSPORT=ikn) adds the CPU thread that turns commands into WQEs
-// (proxy.hpp). Private to the host runtime.
+// (proxy.hpp); CPU-assisted doorbells, a thread that rings for the GPU (doorbell_relay.hpp).
+// Private to the host runtime.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,7 @@
 namespace gio::transports::gda {
 
 class proxy;
+class doorbell_relay;
 
 // Its rows of the configuration table (gda_config.cpp; registered in transports/registry.cpp).
 std::vector<config::binding> config_rows();
@@ -108,7 +110,8 @@ class transport final : public host_transport {
   gda_mode mode_ = gda_mode::direct;
   int contexts_ = 0;
   std::vector<qp_rings> rings_;
-  std::unique_ptr<proxy> proxy_;
+  std::unique_ptr<proxy> proxy_;  // ikn
+  std::unique_ptr<doorbell_relay> relay_;  // gda with CPU-assisted doorbells
   // Device (and, in proxy mode, mapped host) allocations owned here.
   gda_table* table_device_ = nullptr;
   gda_qp* qps_device_ = nullptr;
