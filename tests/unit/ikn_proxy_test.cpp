@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -197,6 +198,29 @@ TEST(DoorbellRelay, RingsEachNewDoorbellOfEveryMailboxOnItsOwnUar) {
   EXPECT_EQ(__atomic_load_n(&uar[1][0], __ATOMIC_ACQUIRE), gda::doorbell_of(sq[2]));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   EXPECT_EQ(p.relayed(), 3u) << "an unchanged mailbox was rung again";
+}
+
+// GIO_DEBUG=info: each thread prints its state every 3 s (a stuck ring shows its next command).
+TEST(CpuThreads, ReportTheirStateWhenAsked) {
+  fake_qp qp;
+  alignas(64) std::uint64_t mailbox[8] = {}, uar[8] = {};
+  testing::internal::CaptureStderr();
+  {
+    gda::proxy p({qp.queue()}, true);
+    gda::doorbell_relay r({{mailbox, uar, 0x100}}, true);
+    publish(qp, 0);
+    publish(qp, 1);
+    ASSERT_TRUE(wait_posted(p, 2));
+    __atomic_store_n(&mailbox[0], 0x77, __ATOMIC_RELEASE);
+    ASSERT_TRUE(wait_relayed(r, 1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(4000));
+  }
+  const std::string printed = testing::internal::GetCapturedStderr();
+  EXPECT_NE(printed.find("gio ikn proxy: QP 0x1234: next command 2, its ready word 0, posted in all 2"), std::string::npos)
+      << printed;
+  EXPECT_NE(printed.find("gio doorbell relay: QP 0x100: mailbox 0x0000000000000077, last rung 0x0000000000000077, 1 rung in all"),
+            std::string::npos)
+      << printed;
 }
 
 }  // namespace

@@ -7,13 +7,8 @@ namespace gio::transports::gda {
 
 doorbell_relay::doorbell_relay(std::vector<mailbox> mailboxes, bool report)
     : mailboxes_(std::move(mailboxes)), rung_(mailboxes_.size(), 0) {
-  thread_.start(
-      [this] {
-        bool any = false;
-        for (std::size_t m = 0; m < mailboxes_.size(); ++m) any |= relay_one(m);
-        return any;
-      },
-      report ? [this] { this->report(); } : std::function<void()>());
+  thread_.start(mailboxes_.size(), [this](std::size_t m) { return relay_one(m); },
+                report ? [this] { this->report(); } : std::function<void()>());
 }
 
 void doorbell_relay::report() const {

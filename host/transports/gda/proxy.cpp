@@ -12,13 +12,8 @@ namespace gio::transports::gda {
 proxy::proxy(std::vector<queue> queues, bool report) : queues_(std::move(queues)), cursors_(queues_.size()) {
   for (std::size_t q = 0; q < queues_.size(); ++q)
     cursors_[q].slot_kind.assign(std::size_t{1} << queues_[q].log_sq, gda_kind_write);  // as the host prefilled
-  thread_.start(
-      [this] {
-        bool any = false;
-        for (std::size_t q = 0; q < queues_.size(); ++q) any |= serve(q);
-        return any;
-      },
-      report ? [this] { this->report(); } : std::function<void()>());
+  thread_.start(queues_.size(), [this](std::size_t q) { return serve(q); },
+                report ? [this] { this->report(); } : std::function<void()>());
 }
 
 void proxy::report() const {
