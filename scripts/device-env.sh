@@ -20,11 +20,12 @@ configure_gpu_build() {
 
 # The build folder for this script alone until it exits: a second gpu-check or apps-bench on the
 # same folder would configure and build it again underneath the first (both start their builds
-# over, and the device call runs out). Another run waits for nothing: it stops and says so.
+# over, and the device call runs out). Another run waits 10 s at most (a run stopped by a signal
+# lets go once it has stopped its MPS daemon), then stops and says so.
 lock_gpu_build() {
   mkdir -p "$build" || return 2
   exec {gio_build_lock}>"$build/.gio-script.lock"
-  if ! flock -n "$gio_build_lock"; then
+  if ! flock -w 10 "$gio_build_lock"; then
     echo "$(basename "$0"): another gpu-check.sh or apps-bench.sh is using $build; wait for it, or give this one its own build folder (GIO_BUILD_DIR)" >&2
     return 2
   fi
@@ -38,17 +39,27 @@ outdir_of() {
 }
 
 # An MPS control daemon private to COMMAND (its own pipe and log folders), stopped after it,
-# whatever the outcome; a subshell, so that its environment ends with it. Prints the daemon's
-# last log lines; returns COMMAND's status.
+# whatever the outcome, a TERM or INT included (a device call's `timeout`): a daemon left behind
+# would put every later program on that GPU under MPS. A subshell, so that its environment ends
+# with it. The daemon does not inherit the build folder's lock (lock_gpu_build). Prints the
+# daemon's last log lines; returns COMMAND's status (143 when stopped by a signal).
 under_mps() (
   dir=$(mktemp -d "${TMPDIR:-/tmp}/gio-mps.XXXXXX")
   mkdir -p "$dir/pipe" "$dir/log"
   export CUDA_VISIBLE_DEVICES=$1 CUDA_MPS_PIPE_DIRECTORY=$dir/pipe CUDA_MPS_LOG_DIRECTORY=$dir/log
   shift
-  nvidia-cuda-mps-control -d || { echo "MPS daemon did not start"; exit 1; }
-  "$@"; rc=$?
-  echo quit | nvidia-cuda-mps-control
-  for _ in $(seq 20); do [ -e "$dir/pipe/control" ] || break; sleep 0.5; done
+  stop_mps() {
+    echo quit | nvidia-cuda-mps-control
+    for _ in $(seq 20); do [ -e "$dir/pipe/control" ] || break; sleep 0.5; done
+  }
+  if [ -n "${gio_build_lock:-}" ]; then nvidia-cuda-mps-control -d {gio_build_lock}>&-
+  else nvidia-cuda-mps-control -d; fi || { echo "MPS daemon did not start"; exit 1; }
+  # COMMAND in the background, so that a signal is handled at once, not when COMMAND ends.
+  trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; stop_mps; exit 143' TERM INT
+  "$@" & child=$!
+  wait "$child"; rc=$?
+  trap - TERM INT
+  stop_mps
   cat "$dir"/log/*.log 2>/dev/null | tail -n 20
   exit $rc
 )

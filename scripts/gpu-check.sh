@@ -26,8 +26,8 @@
 #   --archive packs OUTDIR into FILE.tgz after every step and every 15 s during one: a run cut
 #   off by a time limit still leaves everything so far in one file, the running step's log and
 #   its name in summary.txt included (the device machines return only a few files from a run).
-#   Two runs on one build folder at once are refused (the second stops at once): run phases one
-#   after another, or give each run its own GIO_BUILD_DIR.
+#   Two runs on one build folder at once are refused (the second waits 10 s, then stops): run
+#   phases one after another, or give each run its own GIO_BUILD_DIR.
 #
 # Exit status: 0 when every step passed; the summary at the end lists each step.
 set -uo pipefail
