@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "transports/gda/nic.hpp"
+
 namespace gio::transports::gda {
 
 doorbell_relay::doorbell_relay(std::vector<mailbox> mailboxes, bool report)

@@ -11,16 +11,6 @@
 
 namespace gio::transports::gda {
 
-// The CPU's doorbell store, between two full fences: whatever the NIC will read because of it
-// (WQEs, the doorbell record) is written first (rdma-core's order for mlx5), and the store leaves
-// the CPU's write-combining buffer at once (the UAR page may be mapped write-combining, where a
-// lone store can wait in the buffer; rdma-core flushes after its doorbell too).
-inline void ring_doorbell(volatile std::uint64_t* uar, std::uint64_t value) {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  *uar = value;
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-
 class doorbell_relay {
  public:
   struct mailbox {
@@ -31,7 +21,6 @@ class doorbell_relay {
 
   // `report`: GIO_DEBUG=info: print each mailbox's state every 3 s.
   doorbell_relay(std::vector<mailbox> mailboxes, bool report);
-  ~doorbell_relay() { thread_.stop(); }
   doorbell_relay(const doorbell_relay&) = delete;
   doorbell_relay& operator=(const doorbell_relay&) = delete;
 
@@ -44,7 +33,7 @@ class doorbell_relay {
   std::vector<mailbox> mailboxes_;
   std::vector<std::uint64_t> rung_;  // per mailbox: the last value rung (a mailbox starts at 0, no doorbell)
   std::atomic<std::uint64_t> relayed_{0};
-  polling_thread thread_;
+  polling_thread thread_;  // last: started once everything above is set up, stopped first
 };
 
 }  // namespace gio::transports::gda

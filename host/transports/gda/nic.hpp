@@ -15,6 +15,16 @@
 
 namespace gio::transports::gda {
 
+// The CPU's doorbell store, between two full fences: whatever the NIC will read because of it
+// (WQEs, the doorbell record) is written first (rdma-core's order for mlx5), and the store leaves
+// the CPU's write-combining buffer at once (the UAR page may be mapped write-combining, where a
+// lone store can wait in the buffer; rdma-core flushes after its doorbell too).
+inline void ring_doorbell(volatile std::uint64_t* uar, std::uint64_t value) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  *uar = value;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 // A registered range: the keys the NIC checks and the address it uses for byte 0.
 struct memory_region {
   std::uint32_t lkey = 0;

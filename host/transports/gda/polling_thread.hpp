@@ -1,9 +1,9 @@
 // A CPU thread that polls for work until it is stopped: the IKN proxy's and the doorbell relay's
 // loop. Each pass calls `serve(i)` for every item i (a queue, a mailbox), which says whether it
-// found work there; after a long idle spell the thread
-// yields (a spinning thread is what a CPU-driven NIC path costs: a core per GPU). With `report`
-// set, `report` runs every 3 s (GIO_DEBUG=info: a stuck ring shows its next command). Private to
-// the host runtime.
+// found work there; after a long idle spell the thread yields (a spinning thread is what a
+// CPU-driven NIC path costs: a core per GPU). With `report` set, it runs every 3 s (GIO_DEBUG=info:
+// a stuck ring shows its next command). Its owner declares it last, so that it is destroyed, and
+// joined, before anything it uses. Private to the host runtime.
 #pragma once
 #include <atomic>
 #include <chrono>

@@ -5,7 +5,7 @@
 
 #include "gio/device/transports/gda/wqe_builder.hpp"
 #include "gio/templates/mlx5_wqe.hpp"
-#include "transports/gda/doorbell_relay.hpp"
+#include "transports/gda/nic.hpp"
 
 namespace gio::transports::gda {
 

@@ -28,7 +28,6 @@ class proxy {
 
   // `report`: GIO_DEBUG=info (config::settings::debug): print each queue's state every 3 s.
   proxy(std::vector<queue> queues, bool report);
-  ~proxy() { thread_.stop(); }
   proxy(const proxy&) = delete;
   proxy& operator=(const proxy&) = delete;
 
@@ -45,7 +44,7 @@ class proxy {
   std::vector<queue> queues_;
   std::vector<cursor> cursors_;
   std::atomic<std::uint64_t> posted_{0};
-  polling_thread thread_;  // last: it starts once everything above is set up
+  polling_thread thread_;  // last: started once everything above is set up, stopped first
 };
 
 }  // namespace gio::transports::gda
