@@ -6,12 +6,14 @@
 #include "config_rows.hpp"
 #include "transports/gda/gda_setup.hpp"
 #include "transports/host_transport.hpp"
+#include "transports/ikn/ikn_setup.hpp"
 
 namespace gio::transports {
 
 std::vector<std::unique_ptr<host_transport>> make_network_transports() {
   std::vector<std::unique_ptr<host_transport>> all;
   all.push_back(std::make_unique<gda::transport>());
+  all.push_back(std::make_unique<ikn::transport>());
   return all;
 }
 

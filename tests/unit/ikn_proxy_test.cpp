@@ -1,4 +1,4 @@
-// The IKN proxy (host/transports/gda/proxy.cpp) on the CPU: commands written into a ring as the
+// The IKN proxy (host/transports/ikn/proxy.cpp) on the CPU: commands written into a ring as the
 // GPU writes them (payload words, then `ready` = index + 1) must become the WQEs build_wqe makes
 // for them, slot by slot, posted strictly in index order, with the doorbell record and the
 // doorbell register written as the direct (gda) mode writes them. And the doorbell relay of
@@ -17,11 +17,12 @@
 #include "gio/device/transports/gda/wqe_builder.hpp"
 #include "gio/gda.hpp"
 #include "transports/gda/doorbell_relay.hpp"
-#include "transports/gda/proxy.hpp"
+#include "transports/ikn/proxy.hpp"
 
 namespace {
 
 namespace gda = gio::transports::gda;
+namespace ikn = gio::transports::ikn;
 namespace mlx5 = gio::templates::mlx5;
 
 constexpr std::uint32_t log_depth = 4;  // 16 slots
@@ -37,7 +38,7 @@ struct fake_qp {
   fake_qp() {
     for (auto& slot : sq) gda::prefill_kind(slot, gio::gda_kind_write, qpn, lkey, rkey);
   }
-  gda::proxy::queue queue() {
+  ikn::proxy::queue queue() {
     return {sq.data(), dbrec, &uar, commands.data(), log_depth, qpn, lkey, rkey, hdp_rkey};
   }
 };
@@ -70,7 +71,7 @@ void publish(fake_qp& qp, std::uint64_t i) {
   __atomic_store_n(&slot.ready, i + 1, __ATOMIC_RELEASE);
 }
 
-bool wait_posted(const gda::proxy& p, std::uint64_t n) {
+bool wait_posted(const ikn::proxy& p, std::uint64_t n) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (p.posted() < n)
     if (std::chrono::steady_clock::now() > until) return false;
@@ -120,7 +121,7 @@ TEST(IknProxy, HdpFlushCarriesTheRegistersKey) {
 
 TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, false);
+  ikn::proxy p({qp.queue()}, false);
   constexpr std::uint64_t first = 12;  // every kind once, and one more
   for (std::uint64_t i = 0; i < first; ++i) publish(qp, i);
   ASSERT_TRUE(wait_posted(p, first)) << "posted " << p.posted() << " of " << first;
@@ -134,7 +135,7 @@ TEST(IknProxy, BuildsTheDirectModesWqesAndRingsInOrder) {
 
 TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, false);
+  ikn::proxy p({qp.queue()}, false);
   constexpr std::uint64_t total = 3 * depth + 5;  // slots reused with other kinds
   for (std::uint64_t i = 0; i < total; ++i) {
     // The GPU reuses a slot only once the WQE before it in that slot was posted (and completed).
@@ -150,7 +151,7 @@ TEST(IknProxy, WrapsTheRingAndRePrefillsSlotsWhoseKindChanges) {
 
 TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
   fake_qp qp;
-  gda::proxy p({qp.queue()}, false);
+  ikn::proxy p({qp.queue()}, false);
   publish(qp, 1);  // index 1 ready, index 0 not yet
   publish(qp, 2);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -163,7 +164,7 @@ TEST(IknProxy, NeverPostsACommandBeforeTheOnesAheadOfIt) {
 
 TEST(IknProxy, ServesEveryQueue) {
   fake_qp a, b;
-  gda::proxy p({a.queue(), b.queue()}, false);
+  ikn::proxy p({a.queue(), b.queue()}, false);
   for (std::uint64_t i = 0; i < 4; ++i) publish(b, i);
   for (std::uint64_t i = 0; i < 2; ++i) publish(a, i);
   ASSERT_TRUE(wait_posted(p, 6));
@@ -206,7 +207,7 @@ TEST(CpuThreads, ReportTheirStateWhenAsked) {
   alignas(64) std::uint64_t mailbox[8] = {}, uar[8] = {};
   testing::internal::CaptureStderr();
   {
-    gda::proxy p({qp.queue()}, true);
+    ikn::proxy p({qp.queue()}, true);
     gda::doorbell_relay r({{mailbox, uar, 0x100}}, true);
     publish(qp, 0);
     publish(qp, 1);

@@ -12,7 +12,6 @@
 #include "gio/build_config.hpp"
 #include "gio/device/transports/gda/wqe_builder.hpp"
 #include "transports/gda/doorbell_relay.hpp"
-#include "transports/gda/proxy.hpp"
 
 namespace gio::transports::gda {
 namespace {
@@ -25,7 +24,7 @@ unsigned log2_exact(std::size_t n) {
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
-// The proxy thread spins; bound with the application's thread to one CPU (mpirun binds each rank
+// A posting or relaying thread spins; bound with the application's thread to one CPU (mpirun binds each rank
 // to a core by default), it runs only when the scheduler preempts a thread that spins on the GPU,
 // and every operation it serves waits milliseconds: measured on 2xH200 over the model, an 8-byte
 // ikn put ping-pong took 8 ms with the default binding and 57 us with --bind-to none.
@@ -67,10 +66,8 @@ nic* open_model(const std::string& path, const collectives& boot, void** plugin)
 
 }  // namespace
 
-bool forced(const config::settings& s) { return s.transport == "gda" || s.transport == "ikn"; }
-
 bool wanted(const config::settings& s, const bootstrap& boot) {
-  return boot.size() > 1 && (forced(s) || boot.node_size() != boot.size());
+  return boot.size() > 1 && (s.transport == "gda" || (s.transport == "auto" && boot.node_size() != boot.size()));
 }
 
 heap_area plan_heap_area(const config::settings& s, int n_pes) {
@@ -120,9 +117,9 @@ std::size_t transport::plan_heap_area(const config::settings& s, int n_pes, std:
 bool transport::open(const setup_view& v, std::string* why) {
   const config::settings& s = v.settings;
   if (!(GIO_GPU_IS_CUDA || GIO_GPU_IS_HIP))
-    throw std::runtime_error("GIO_TRANSPORT=" + s.transport + ": this build of gio has no GPU, hence no gda");
+    throw std::runtime_error("GIO_TRANSPORT=" + s.transport + ": this build of gio has no GPU, hence no " + name());
   const bool have = open_nic(s, v.boot, v.backend, v.device.pci_bus_id, why);
-  if (!have && forced(s))
+  if (!have && takes_every_peer(s))
     throw std::runtime_error("GIO_TRANSPORT=" + s.transport + " but no RDMA device can serve it: " + *why);
   return have;
 }
@@ -133,12 +130,15 @@ void transport::connect(const setup_view& v, char* heap, std::size_t heap_bytes,
   connect_queues(v.settings, v.boot, v.backend, heap, heap_bytes);
 }
 
+std::string transport::describe_queues(const config::settings& s) const {
+  return description_ + ", " + std::to_string(contexts_) + " contexts, SQ depth " + std::to_string(s.gda.sq_depth) +
+         ", doorbells " + doorbells_ + ", HDP " + hdp_;
+}
+
 std::string transport::report(const config::settings& s, const transport_state& state) const {
-  if (state.on)
-    return std::string("gda ") + (mode_ == gda_mode::proxy ? "(ikn: CPU proxy posts)" : "(direct)") + " over " +
-           description_ + ", " + std::to_string(contexts_) + " contexts, SQ depth " + std::to_string(s.gda.sq_depth) +
-           ", doorbells " + doorbells_ + ", HDP " + hdp_;
+  if (state.on) return "gda (direct) over " + describe_queues(s);
   if (!state.off_reason.empty()) return "gda off: " + state.off_reason;
+  if (s.transport != "auto" && s.transport != name()) return "gda not used (GIO_TRANSPORT=" + s.transport + ")";
   return "gda not needed (every PE on this node; GIO_TRANSPORT=gda forces it)";
 }
 
@@ -173,7 +173,6 @@ bool transport::open_nic(const config::settings& s, const bootstrap& boot, gpu::
     card_ = open_mlx5(coll, select, hooks, why);
     if (!card_) return false;
   }
-  mode_ = s.transport == "ikn" ? gda_mode::proxy : gda_mode::direct;
   description_ = card_->describe();
   return true;
 }
@@ -237,8 +236,9 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   // QP slot s of every context leads to PE s.
   const int slots = n;
 
-  // Create every QP; the IKN proxy writes the SQ from the CPU, so its rings are in host memory.
-  const placement where = mode_ == gda_mode::proxy || s.gda.rings == "host" ? placement::host : placement::gpu;
+  // Create every QP; in the proxy mode a CPU thread writes the SQ, so its rings are in host memory.
+  const gda_mode mode = this->mode();
+  const placement where = mode == gda_mode::proxy || s.gda.rings == "host" ? placement::host : placement::gpu;
   rings_.clear();
   std::vector<qp_address> addresses(static_cast<std::size_t>(n) * contexts_);  // [peer][context]
   for (int k = 0; k < contexts_; ++k) {
@@ -256,13 +256,13 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
 
   // Who rings: the GPU through the mapped UAR, or a CPU thread relaying from a mailbox.
   const std::size_t qps = rings_.size();
-  doorbells_ = mode_ == gda_mode::proxy ? "rung by the IKN proxy" : "rung by the GPU (UAR mapped into it)";
+  doorbells_ = mode == gda_mode::proxy ? "rung by the " + std::string(name()) + " proxy" : "rung by the GPU (UAR mapped into it)";
   const auto refused = std::find_if(rings_.begin(), rings_.end(), [](const qp_rings& r) { return !r.uar; });
   bool relay_doorbells = false;
-  if (mode_ == gda_mode::direct && s.gda.doorbell == "cpu") {
+  if (mode == gda_mode::direct && s.gda.doorbell == "cpu") {
     relay_doorbells = true;
     doorbells_ = "CPU-assisted (GIO_GDA_DOORBELL=cpu)";
-  } else if (mode_ == gda_mode::direct && refused != rings_.end()) {
+  } else if (mode == gda_mode::direct && refused != rings_.end()) {
     if (s.gda.doorbell == "gpu")
       throw std::runtime_error("GIO_GDA_DOORBELL=gpu, but the doorbell of QP " + std::to_string(refused->qpn) +
                                " cannot be mapped into the GPU: " + refused->doorbell_refused +
@@ -286,7 +286,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   backend.fill(slot_kind_, gda_kind_write, depth * (qps ? qps : 1));
   backend.fill(written_, 0, sizeof(std::uint32_t) * depth * (qps ? qps : 1));  // no index's mark is 0 before 2^32 - 1
   backend.fill(context_states_, 0, sizeof(gda_context_state) * contexts_);
-  if (mode_ == gda_mode::proxy && qps) {
+  if (mode == gda_mode::proxy && qps) {
     commands_ = static_cast<gda_command*>(backend.allocate_host_mapped(sizeof(gda_command) * depth * qps));
     std::memset(static_cast<void*>(commands_), 0, sizeof(gda_command) * depth * qps);
   }
@@ -294,7 +294,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   // The templates: every SQ slot prefilled with its QP's statics, off the critical path (§5.3).
   std::vector<gda_qp> table(qps);
   std::vector<templates::mlx5::wqe_bb> image(depth);
-  std::vector<proxy::queue> queues;
+  std::vector<host_queue> queues;
   std::vector<doorbell_relay::mailbox> relays;
   char* fetch_base = heap + area_offset_ + area.fetch_offset;
   for (std::size_t q = 0; q < qps; ++q) {
@@ -327,7 +327,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
     d.rkey = heaps[peer].rkey;
     d.hdp_address = hdp ? hdps[peer].address : 0;
     d.hdp_rkey = hdp ? hdps[peer].rkey : 0;
-    if (mode_ == gda_mode::proxy)
+    if (mode == gda_mode::proxy)
       queues.push_back({static_cast<templates::mlx5::wqe_bb*>(r.sq_host ? r.sq_host : r.sq),
                         r.dbrec_host ? r.dbrec_host : r.dbrec, r.uar_host ? r.uar_host : r.uar, d.commands, r.log_sq,
                         r.qpn, d.lkey, d.rkey, d.hdp_rkey});
@@ -347,7 +347,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
   t.bounce_bytes = area.bounce_bytes;
   t.contexts = static_cast<std::uint32_t>(contexts_);
   t.qps_per_context = static_cast<std::uint32_t>(slots);
-  t.mode = mode_;
+  t.mode = mode;
   t.ext_atomics = card_->has_ext_atomics() ? 1u : 0u;
   t.model = card_->is_model() ? 1u : 0u;
   t.hdp_flush = hdp ? hdp_register : nullptr;  // ROCr maps the register at one address for CPU and GPU
@@ -356,8 +356,8 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
 
   card_->start();
   if (!queues.empty()) {
-    warn_if_bound_to_one_cpu(me, "IKN proxy");
-    proxy_ = std::make_unique<proxy>(std::move(queues), s.debug == "info");
+    warn_if_bound_to_one_cpu(me, (std::string(name()) + " proxy").c_str());
+    start_posting(std::move(queues), s.debug == "info");
   }
   if (!relays.empty()) {
     warn_if_bound_to_one_cpu(me, "doorbell relay");
@@ -367,7 +367,7 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
 }
 
 void transport::close(gpu::backend& backend) noexcept {
-  proxy_.reset();
+  stop_posting();
   relay_.reset();
   if (card_) {
     try {

@@ -2,9 +2,9 @@
 // test-only software model named by GIO_GDA_NIC_MODEL), registers the symmetric heap, creates a
 // pool of network contexts, each with an RC QP and CQ per PE (itself included: loopback),
 // connects them through the bootstrap, pre-templates every SQ slot, and publishes the device
-// tables (include/gio/gda.hpp).
-// The proxy mode (IKN, GIO_TRANSPORT=ikn) adds the CPU thread that turns commands into WQEs
-// (proxy.hpp); CPU-assisted doorbells, a thread that rings for the GPU (doorbell_relay.hpp).
+// tables (include/gio/gda.hpp). CPU-assisted doorbells add a thread that rings for the GPU
+// (doorbell_relay.hpp). Its QP setup is also the base of the ikn transport
+// (host/transports/ikn/), which overrides the hooks below to have a CPU thread post for the GPU.
 // Private to the host runtime.
 #pragma once
 #include <cstddef>
@@ -23,17 +23,14 @@
 
 namespace gio::transports::gda {
 
-class proxy;
 class doorbell_relay;
 
 // Its rows of the configuration table (gda_config.cpp; registered in transports/registry.cpp).
 std::vector<config::binding> config_rows();
 
 // Whether this job uses gda at all; the same answer on every PE (it decides the heap's layout).
-// auto: only when PEs span more than one node; gda / ikn: always (every other PE goes through it).
+// auto: only when PEs span more than one node; gda: always (every other PE goes through it).
 bool wanted(const config::settings& s, const bootstrap& boot);
-// Every other PE through the NIC, whatever load/store could reach (GIO_TRANSPORT=gda|ikn).
-bool forced(const config::settings& s);
 
 // gda's part of gio's internal heap area: the contexts' bounce buffers, then every QP's fetch
 // words. Computed from the settings and the PE count alone, so it is the same on every PE.
@@ -60,7 +57,19 @@ struct hdp_card {
 bool use_hdp(const std::string& setting, const std::vector<hdp_card>& cards, int my_pe, const std::string& local_why,
              std::string* why);
 
-class transport final : public host_transport {
+// One QP as a CPU thread drives it in the proxy mode: the host addresses of its rings and its
+// command ring.
+struct host_queue {
+  templates::mlx5::wqe_bb* sq = nullptr;
+  std::uint32_t* dbrec = nullptr;
+  volatile std::uint64_t* uar = nullptr;
+  gda_command* commands = nullptr;
+  std::uint32_t log_sq = 0;
+  std::uint32_t qpn = 0, lkey = 0, rkey = 0;
+  std::uint32_t hdp_rkey = 0;  // the peer's HDP flush register key (gda_qp::hdp_rkey)
+};
+
+class transport : public host_transport {
  public:
   transport();
   ~transport() override;
@@ -74,7 +83,7 @@ class transport final : public host_transport {
   const char* connecting_stage() const override { return "connecting gda queue pairs"; }
   const char* missing_on_a_pe() const override { return "has no usable RDMA device"; }
   bool wanted(const config::settings& s, const bootstrap& boot) const override { return gda::wanted(s, boot); }
-  bool takes_every_peer(const config::settings& s) const override { return forced(s); }
+  bool takes_every_peer(const config::settings& s) const override { return s.transport == name(); }
   std::size_t plan_heap_area(const config::settings& s, int n_pes, std::size_t offset) override;
   // Opens the NIC. Returns false with `why` when there is none to use (no RDMA device, rdma-core
   // missing); throws when gda is forced without one, the build has no GPU, the model plugin
@@ -90,11 +99,24 @@ class transport final : public host_transport {
   void quiet(gpu::backend& backend, const device_handle& h, const stream_t* stream) override {
     backend.quiet_network(h, stream);
   }
-  // Stops the NIC engine / proxy and frees what connect made. Safe to call twice.
+  // Stops the NIC engine (and stop_posting) and frees what connect made. Safe to call twice.
   void close(gpu::backend& backend) noexcept override;
   std::string report(const config::settings& s, const transport_state& state) const override;
   // The software NIC model's engine runs on one multiprocessor.
   int reserved_multiprocessors() const override { return card_ && card_->is_model() ? 1 : 0; }
+
+ protected:
+  // Who writes the WQEs: the GPU (direct), or a CPU thread from the GPU's commands (proxy: the
+  // rings in host memory, a command ring per QP, the doorbells the thread's).
+  virtual gda_mode mode() const { return gda_mode::direct; }
+  // In the proxy mode, once every QP is connected: the queues the CPU thread serves. `report`:
+  // GIO_DEBUG=info.
+  virtual void start_posting(std::vector<host_queue> /*queues*/, bool /*report*/) {}
+  // Before the rings go: no thread touches them after this returns.
+  virtual void stop_posting() noexcept {}
+  // What follows "<name> (...)" in the report of a transport that is on: the NIC, contexts,
+  // SQ depth, doorbells and HDP.
+  std::string describe_queues(const config::settings& s) const;
 
  private:
   bool open_nic(const config::settings& s, const bootstrap& boot, gpu::backend& backend, const std::string& gpu_bus_id,
@@ -107,11 +129,9 @@ class transport final : public host_transport {
   std::size_t area_offset_ = 0;  // its part of gio's heap area (plan_heap_area)
   void* plugin_ = nullptr;  // dlopen handle of the model
   std::string description_;
-  gda_mode mode_ = gda_mode::direct;
   int contexts_ = 0;
   std::vector<qp_rings> rings_;
-  std::unique_ptr<proxy> proxy_;  // ikn
-  std::unique_ptr<doorbell_relay> relay_;  // gda with CPU-assisted doorbells
+  std::unique_ptr<doorbell_relay> relay_;  // CPU-assisted doorbells
   // Device (and, in proxy mode, mapped host) allocations owned here.
   gda_table* table_device_ = nullptr;
   gda_qp* qps_device_ = nullptr;
@@ -121,7 +141,7 @@ class transport final : public host_transport {
   std::uint32_t* written_ = nullptr;
   std::uint8_t* slot_kind_ = nullptr;
   gda_context_state* context_states_ = nullptr;
-  gda_command* commands_ = nullptr;
+  gda_command* commands_ = nullptr;  // proxy mode
   // CPU-assisted doorbells: one mailbox per QP in mapped host memory, a cache line apart.
   static constexpr std::size_t mailbox_stride = 64;
   std::uint64_t* mailboxes_ = nullptr;

@@ -1,4 +1,4 @@
-#include "transports/gda/proxy.hpp"
+#include "transports/ikn/proxy.hpp"
 
 #include <cstdio>
 #include <utility>
@@ -7,7 +7,11 @@
 #include "gio/templates/mlx5_wqe.hpp"
 #include "transports/gda/nic.hpp"
 
-namespace gio::transports::gda {
+namespace gio::transports::ikn {
+
+using gda::build_wqe;
+using gda::doorbell_of;
+using gda::ring_doorbell;
 
 proxy::proxy(std::vector<queue> queues, bool report) : queues_(std::move(queues)), cursors_(queues_.size()) {
   for (std::size_t q = 0; q < queues_.size(); ++q)
@@ -51,4 +55,4 @@ bool proxy::serve(std::size_t q) {
   return true;
 }
 
-}  // namespace gio::transports::gda
+}  // namespace gio::transports::ikn

@@ -8,23 +8,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "gio/gda.hpp"
+#include "transports/gda/gda_setup.hpp"
 #include "transports/gda/polling_thread.hpp"
 
-namespace gio::transports::gda {
+namespace gio::transports::ikn {
 
 class proxy {
  public:
-  // One QP as the CPU drives it: host addresses of its rings and command ring.
-  struct queue {
-    templates::mlx5::wqe_bb* sq = nullptr;
-    std::uint32_t* dbrec = nullptr;
-    volatile std::uint64_t* uar = nullptr;
-    gda_command* commands = nullptr;
-    std::uint32_t log_sq = 0;
-    std::uint32_t qpn = 0, lkey = 0, rkey = 0;
-    std::uint32_t hdp_rkey = 0;  // the peer's HDP flush register key (gda_qp::hdp_rkey)
-  };
+  using queue = gda::host_queue;
 
   // `report`: GIO_DEBUG=info (config::settings::debug): print each queue's state every 3 s.
   proxy(std::vector<queue> queues, bool report);
@@ -44,7 +35,7 @@ class proxy {
   std::vector<queue> queues_;
   std::vector<cursor> cursors_;
   std::atomic<std::uint64_t> posted_{0};
-  polling_thread thread_;  // last: started once everything above is set up, stopped first
+  gda::polling_thread thread_;  // last: started once everything above is set up, stopped first
 };
 
-}  // namespace gio::transports::gda
+}  // namespace gio::transports::ikn
