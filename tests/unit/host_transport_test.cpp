@@ -87,7 +87,8 @@ TEST(HostTransports, EachTakesEveryPeerOnlyWhenItIsForced) {
 TEST(HostTransports, OnePeWantsNoNetwork) {
   const std::unique_ptr<bootstrap> one = make_bootstrap("single");
   for (const auto& t : make_network_transports())
-    for (const char* mode : {"auto", "gda", "ikn"}) EXPECT_FALSE(t->wanted(defaults_with(mode), *one)) << t->name() << " " << mode;
+    for (const char* mode : {"auto", "gda", "ikn"})
+      EXPECT_FALSE(t->wanted(defaults_with(mode), *one)) << t->name() << " " << mode;
 }
 
 // Which transport a job of several PEs wants: gda across nodes (auto) or when forced, ikn only

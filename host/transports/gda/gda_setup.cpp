@@ -24,8 +24,8 @@ unsigned log2_exact(std::size_t n) {
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
-// A posting or relaying thread spins; bound with the application's thread to one CPU (mpirun binds each rank
-// to a core by default), it runs only when the scheduler preempts a thread that spins on the GPU,
+// A posting or relaying thread spins; bound with the application's thread to one CPU (mpirun
+// binds each rank to a core by default), it runs only when the scheduler preempts a thread that spins on the GPU,
 // and every operation it serves waits milliseconds: measured on 2xH200 over the model, an 8-byte
 // ikn put ping-pong took 8 ms with the default binding and 57 us with --bind-to none.
 void warn_if_bound_to_one_cpu(int me, const char* thread_role) {
@@ -256,7 +256,8 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
 
   // Who rings: the GPU through the mapped UAR, or a CPU thread relaying from a mailbox.
   const std::size_t qps = rings_.size();
-  doorbells_ = mode == gda_mode::proxy ? "rung by the " + std::string(name()) + " proxy" : "rung by the GPU (UAR mapped into it)";
+  doorbells_ = mode == gda_mode::proxy ? "rung by the " + std::string(name()) + " proxy"
+                                        : std::string("rung by the GPU (UAR mapped into it)");
   const auto refused = std::find_if(rings_.begin(), rings_.end(), [](const qp_rings& r) { return !r.uar; });
   bool relay_doorbells = false;
   if (mode == gda_mode::direct && s.gda.doorbell == "cpu") {
