@@ -12,6 +12,7 @@
 #include "gio/launch.hpp"
 #include "gio/ops.hpp"
 #include "gio/team.hpp"
+#include "support/network_label.hpp"
 #include "support/shim_types.hpp"
 
 namespace support {
@@ -26,16 +27,8 @@ struct gio_shim {
     gio::shmem_init();
     const gio::runtime_report report = gio::shmem_runtime_report();
     library_init_report out{report.gpu, report.init_seconds, report.gpu_memory_used};
-    out.system = system_over(report.network);
+    out.system = support::gio_network_label(report.network);  // "gio" over load/store
     return out;
-  }
-  // "gio" over load/store; over the network path its transport, and "-model" on the software NIC.
-  static const char* system_over(const std::string& network) {
-    if (network.rfind("gda (", 0) != 0) return nullptr;  // not "gda off: ..." nor "gda not needed"
-    const bool ikn = network.find("(ikn") != std::string::npos;
-    const bool model = network.find("software NIC model") != std::string::npos;
-    if (ikn) return model ? "gio-ikn-model" : "gio-ikn";
-    return model ? "gio-gda-model" : "gio-gda";
   }
   static void finalize() { gio::shmem_finalize(); }
   static int my_pe() { return gio::shmem_my_pe(); }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "support/csv.hpp"
+#include "support/network_label.hpp"
 #include "support/options.hpp"
 #include "support/progress.hpp"
 
@@ -178,6 +179,30 @@ TEST(ProgressLine, DisabledPrintsNothing) {
   }
   EXPECT_EQ(std::ftell(file), 0);
   std::fclose(file);
+}
+
+// The network lines gio-info printed on one GPU over the model (docs/results/session37/c3.log),
+// and the ones of a job without a network transport.
+TEST(NetworkLabel, NamesTheTransportThatIsOn) {
+  const std::string model = " over software NIC model (test-only, GPU kernel engine), 8 contexts, SQ depth 256";
+  EXPECT_STREQ(support::gio_network_label("gda (direct)" + model + "; ikn not used (GIO_TRANSPORT=ikn selects it)"),
+               "gio-gda-model");
+  EXPECT_STREQ(support::gio_network_label("gda not used (GIO_TRANSPORT=ikn); ikn (gda's queue pairs, WQEs posted by "
+                                          "a CPU proxy)" + model),
+               "gio-ikn-model");
+  EXPECT_STREQ(support::gio_network_label("gda (direct) over mlx5_0 (ConnectX-7), 8 contexts"), "gio-gda");
+  EXPECT_STREQ(support::gio_network_label("gda not used (GIO_TRANSPORT=ikn); ikn (gda's queue pairs) over mlx5_1"),
+               "gio-ikn");
+}
+
+TEST(NetworkLabel, NoneWhenNoTransportIsOn) {
+  EXPECT_EQ(support::gio_network_label(""), nullptr);
+  EXPECT_EQ(support::gio_network_label("gda not needed (every PE on this node; GIO_TRANSPORT=gda forces it); ikn not "
+                                       "used (GIO_TRANSPORT=ikn selects it)"),
+            nullptr);
+  EXPECT_EQ(support::gio_network_label("gda off: PE 1 has no usable RDMA device; ikn not used (GIO_TRANSPORT=ikn "
+                                       "selects it)"),
+            nullptr);
 }
 
 }  // namespace

@@ -88,6 +88,11 @@ TEST(InitErrors, ForcedGdaWithoutGpuFailsEveryPE) {
   expect_init_error_saying({"opening the NIC for gda", "GIO_TRANSPORT=gda", "no GPU"});
 }
 
+TEST(InitErrors, ForcedIknWithoutGpuFailsEveryPE) {
+  ASSERT_EQ(::setenv("GIO_TRANSPORT", "ikn", 1), 0);
+  expect_init_error_saying({"opening the NIC for ikn", "GIO_TRANSPORT=ikn", "hence no ikn"});
+}
+
 // Uncached network buffers (GIO paper 5.1.2) need GPU memory: this GPU-less build refuses them on
 // every PE, naming the variable and why (NVIDIA GPUs refuse them too; scripts/gpu-check.sh checks that).
 TEST(InitErrors, UncachedNetBuffersWithoutGpuFailEveryPE) {

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bootstrap.hpp"
@@ -91,9 +92,36 @@ TEST(HostTransports, OnePeWantsNoNetwork) {
       EXPECT_FALSE(t->wanted(defaults_with(mode), *one)) << t->name() << " " << mode;
 }
 
+// The runtime runs one network transport at a time (the first that is on takes the peers, and
+// each publishes its device tables): whatever GIO_TRANSPORT says and however the PEs sit on
+// nodes, no two registered transports are wanted together.
+TEST(HostTransports, NoTwoAreWantedTogether) {
+  const auto all = make_network_transports();
+  const auto& table = config::table();
+  const auto row = std::find_if(table.begin(), table.end(),
+                                [](const config::variable& v) { return std::string(v.name) == "GIO_TRANSPORT"; });
+  ASSERT_NE(row, table.end());
+  ASSERT_NE(row->choices, nullptr);
+  std::vector<std::string> choices;
+  for (std::string rest = row->choices;;) {
+    const std::size_t bar = rest.find('|');
+    choices.push_back(rest.substr(0, bar));
+    if (bar == std::string::npos) break;
+    rest = rest.substr(bar + 1);
+  }
+  EXPECT_GE(choices.size(), 3u) << row->choices;
+  for (const std::string& choice : choices)
+    for (const auto& [pes, node_pes] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{4, 2}, std::pair{8, 1}}) {
+      const shape_only boot(pes, node_pes);
+      int wanted = 0;
+      for (const auto& t : all) wanted += t->wanted(defaults_with(choice.c_str()), boot) ? 1 : 0;
+      EXPECT_LE(wanted, 1) << "GIO_TRANSPORT=" << choice << ", " << pes << " PEs, " << node_pes << " per node";
+    }
+}
+
 // Which transport a job of several PEs wants: gda across nodes (auto) or when forced, ikn only
-// when asked for; never both, since both would plan a heap area and open the NIC.
-TEST(HostTransports, AJobWantsGdaOrIknNeverBoth) {
+// when asked for.
+TEST(HostTransports, AJobWantsGdaOrIkn) {
   const auto all = make_network_transports();
   struct job {
     int pes, node_pes;

@@ -1,6 +1,6 @@
 // A gda_command as a WQE in its SQ slot: the one translation from "what the device asked for" to
 // mlx5 bytes, used by the direct mode on the GPU and by the proxy (IKN) thread on the CPU
-// (host/transports/gda/proxy.cpp), so both post identical WQEs. The slot keeps the template it
+// (host/transports/ikn/proxy.cpp), so both post identical WQEs. The slot keeps the template it
 // was last prefilled with (its kind); only a change of kind costs the full 64-byte prefill,
 // otherwise the templates' patch writes the few per-operation fields (GIO §5.3).
 #pragma once

@@ -28,15 +28,15 @@ std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to *
 // binds each rank to a core by default), it runs only when the scheduler preempts a thread that spins on the GPU,
 // and every operation it serves waits milliseconds: measured on 2xH200 over the model, an 8-byte
 // ikn put ping-pong took 8 ms with the default binding and 57 us with --bind-to none.
-void warn_if_bound_to_one_cpu(int me, const char* thread_role) {
+void warn_if_bound_to_one_cpu(int me, const char* thread_role, const char* transport_name) {
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
   if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) > 1) return;
   std::fprintf(stderr,
                "gio: PE %d: warning: this process may run on one CPU only, which the %s thread shares with the "
-               "application; gda operations will wait for the scheduler (milliseconds each). Give each PE more "
+               "application; %s operations will wait for the scheduler (milliseconds each). Give each PE more "
                "than one core (mpirun --bind-to none, or --map-by ...:PE=2)\n",
-               me, thread_role);
+               me, thread_role, transport_name);
 }
 
 // What every PE publishes for every other: its QPs' addresses (one per context) and its heap's key.
@@ -357,11 +357,11 @@ void transport::connect_queues(const config::settings& s, bootstrap& boot, gpu::
 
   card_->start();
   if (!queues.empty()) {
-    warn_if_bound_to_one_cpu(me, (std::string(name()) + " proxy").c_str());
+    warn_if_bound_to_one_cpu(me, (std::string(name()) + " proxy").c_str(), name());
     start_posting(std::move(queues), s.debug == "info");
   }
   if (!relays.empty()) {
-    warn_if_bound_to_one_cpu(me, "doorbell relay");
+    warn_if_bound_to_one_cpu(me, "doorbell relay", name());
     relay_ = std::make_unique<doorbell_relay>(std::move(relays), s.debug == "info");
   }
   boot.barrier();  // every PE's QPs connected and served before any kernel rings
