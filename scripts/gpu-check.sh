@@ -194,9 +194,11 @@ step error-heap-too-large fails_on_every_pe "does not fit in GPU" \
   env GIO_SYMMETRIC_SIZE=1T "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
 step error-no-gpu fails_on_every_pe "no GPU visible" \
   env CUDA_VISIBLE_DEVICES= "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
-# These machines have no RDMA NIC: forcing gda without the software model must fail clearly.
-step error-gda-without-nic fails_on_every_pe "GIO_TRANSPORT=gda but no RDMA device can serve it" \
-  env GIO_TRANSPORT=gda "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+# These machines have no RDMA NIC: forcing gda or ikn without the software model must fail clearly.
+for mode in gda ikn; do
+  step error-$mode-without-nic fails_on_every_pe "GIO_TRANSPORT=$mode but no RDMA device can serve it" \
+    env GIO_TRANSPORT=$mode "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
+done
 # Uncached network buffers (GIO 5.1.2) exist only on AMD: NVIDIA refuses them with the reason.
 step error-uncached-on-nvidia fails_on_every_pe "GIO_NET_BUFFERS=uncached: NVIDIA GPUs have no uncached device memory" \
   env GIO_NET_BUFFERS=uncached "$(command -v mpirun)" --oversubscribe -np 2 "$build/host/gio-info"
