@@ -33,9 +33,11 @@ runtime::~runtime() {
     shutdown_step("completing network operations", [&] { t.quiet(*backend, handle, nullptr); });
   });
   if (boot) shutdown_step("barrier", [&] { boot->barrier(); });  // nobody still uses a heap
-  each_network_on([&](transports::host_transport& t) {
-    shutdown_step("closing a network transport", [&] { t.close(*backend); });
-  });
+  // Every transport this PE tried to open, on or not: one that opened here but is off because
+  // another PE could not open it still holds its NIC (and the model's plugin).
+  for (network_slot& net : networks)
+    if (net.state.wanted && backend)
+      shutdown_step("closing a network transport", [&] { net.transport->close(*backend); });
   for (auto& c : connections)
     shutdown_step("unmapping a peer heap", [&] { transports::p2p::disconnect(*backend, c); });
   if (peers_device) shutdown_step("freeing the peer table", [&] { backend->free_table(peers_device); });

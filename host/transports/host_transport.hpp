@@ -64,7 +64,8 @@ class host_transport {
   // Completes every operation the GPU posted through it (a kernel's end does not), on `*stream`
   // or (null) now.
   virtual void quiet(gpu::backend& backend, const device_handle& h, const stream_t* stream) = 0;
-  // Releases what open and connect made. Safe to call twice.
+  // Releases what open and connect made, also after an open that failed or a transport that
+  // ended up off. Safe to call twice.
   virtual void close(gpu::backend& backend) noexcept = 0;
   // gio-info's line about it.
   virtual std::string report(const config::settings& s, const transport_state& state) const = 0;
