@@ -97,15 +97,6 @@ std::optional<std::uint64_t> parse_integer(std::string_view text) {
   return value;
 }
 
-std::vector<std::string_view> split_choices(const char* choices) {
-  std::vector<std::string_view> out;
-  std::string_view rest = choices;
-  for (std::size_t bar; (bar = rest.find('|')) != std::string_view::npos; rest.remove_prefix(bar + 1))
-    out.push_back(rest.substr(0, bar));
-  out.push_back(rest);
-  return out;
-}
-
 // The "expected ..." half of a config_error message.
 std::string expectation(const binding& row) {
   switch (row.var.type) {
@@ -166,6 +157,15 @@ const std::vector<binding>& bindings() {
 }
 
 }  // namespace
+
+std::vector<std::string_view> split_choices(const char* choices) {
+  std::vector<std::string_view> out;
+  std::string_view rest = choices;
+  for (std::size_t bar; (bar = rest.find('|')) != std::string_view::npos; rest.remove_prefix(bar + 1))
+    out.push_back(rest.substr(0, bar));
+  out.push_back(rest);
+  return out;
+}
 
 const std::vector<variable>& table() {
   static const std::vector<variable> variables = [] {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "transports/gda/gda_settings.hpp"
@@ -64,6 +65,8 @@ std::optional<std::size_t> parse_size(const std::string& text);
 // "10s", "500ms", "20us", "100ns", "2m", plain number = seconds; "0" = unbounded. nullopt if malformed.
 std::optional<std::uint64_t> parse_duration_ns(const std::string& text);
 
+// A kind::choice row's choices, "a|b|c" -> {a, b, c}.
+std::vector<std::string_view> split_choices(const char* choices);
 std::string format_size(std::size_t bytes);  // "1 GiB", "512 MiB", "4096 B"
 
 }  // namespace gio::config

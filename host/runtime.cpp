@@ -36,7 +36,7 @@ runtime::~runtime() {
   // Every transport this PE tried to open, on or not: one that opened here but is off because
   // another PE could not open it still holds its NIC (and the model's plugin).
   for (network_slot& net : networks)
-    if (net.state.wanted && backend)
+    if (net.state.wanted)
       shutdown_step("closing a network transport", [&] { net.transport->close(*backend); });
   for (auto& c : connections)
     shutdown_step("unmapping a peer heap", [&] { transports::p2p::disconnect(*backend, c); });

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -42,9 +43,9 @@ class shape_only : public bootstrap {
   int pes_, node_pes_;
 };
 
-config::settings defaults_with(const char* transport) {
+config::settings defaults_with(std::string_view transport) {
   config::settings s = config::load([](const char*) -> const char* { return nullptr; });
-  s.transport = transport;
+  s.transport = std::string(transport);
   return s;
 }
 
@@ -102,19 +103,13 @@ TEST(HostTransports, NoTwoAreWantedTogether) {
                                 [](const config::variable& v) { return std::string(v.name) == "GIO_TRANSPORT"; });
   ASSERT_NE(row, table.end());
   ASSERT_NE(row->choices, nullptr);
-  std::vector<std::string> choices;
-  for (std::string rest = row->choices;;) {
-    const std::size_t bar = rest.find('|');
-    choices.push_back(rest.substr(0, bar));
-    if (bar == std::string::npos) break;
-    rest = rest.substr(bar + 1);
-  }
+  const auto choices = config::split_choices(row->choices);
   EXPECT_GE(choices.size(), 3u) << row->choices;
-  for (const std::string& choice : choices)
+  for (const std::string_view choice : choices)
     for (const auto& [pes, node_pes] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{4, 2}, std::pair{8, 1}}) {
       const shape_only boot(pes, node_pes);
       int wanted = 0;
-      for (const auto& t : all) wanted += t->wanted(defaults_with(choice.c_str()), boot) ? 1 : 0;
+      for (const auto& t : all) wanted += t->wanted(defaults_with(choice), boot) ? 1 : 0;
       EXPECT_LE(wanted, 1) << "GIO_TRANSPORT=" << choice << ", " << pes << " PEs, " << node_pes << " per node";
     }
 }

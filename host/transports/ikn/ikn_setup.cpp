@@ -6,8 +6,6 @@
 
 namespace gio::transports::ikn {
 
-bool wanted(const config::settings& s, const bootstrap& boot) { return boot.size() > 1 && s.transport == "ikn"; }
-
 transport::transport() = default;
 transport::~transport() = default;  // close() is called by the runtime, with its backend
 

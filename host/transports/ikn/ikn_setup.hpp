@@ -14,9 +14,6 @@ namespace gio::transports::ikn {
 
 class proxy;
 
-// Whether this job uses ikn: only when asked for (GIO_TRANSPORT=ikn) and there are other PEs.
-bool wanted(const config::settings& s, const bootstrap& boot);
-
 class transport final : public gda::transport {
  public:
   transport();
@@ -25,7 +22,10 @@ class transport final : public gda::transport {
   const char* name() const override { return "ikn"; }
   const char* opening_stage() const override { return "opening the NIC for ikn"; }
   const char* connecting_stage() const override { return "connecting ikn queue pairs"; }
-  bool wanted(const config::settings& s, const bootstrap& boot) const override { return ikn::wanted(s, boot); }
+  // Only when asked for (GIO_TRANSPORT=ikn) and there are other PEs.
+  bool wanted(const config::settings& s, const bootstrap& boot) const override {
+    return boot.size() > 1 && s.transport == name();
+  }
   std::string report(const config::settings& s, const transport_state& state) const override;
 
  protected:
