@@ -34,7 +34,10 @@ struct alignas(64) gda_qp_state {
   unsigned long long cq_ci;      // CQEs consumed (free-running)
   unsigned int poll_lock;        // one poller of the CQ at a time
   unsigned int error;            // nonzero once an error CQE was seen: its syndrome | 0x100
-  unsigned int pad[6];
+  // AMD: one past an index whose WQE is a quiet's HDP flush, stored once that flush is rung (0:
+  // none yet). Every WQE below it is followed by that flush.
+  unsigned long long flushed;
+  unsigned int pad[4];
 };
 static_assert(sizeof(gda_qp_state) == 64, "one cache line per QP's counters");
 

@@ -64,6 +64,8 @@ struct region {
   std::uint64_t mapped;   // byte 0 in this process (the owner's own pointer, or an IPC mapping)
   std::uint32_t key;      // lkey == rkey
   std::int32_t pe;        // owner
+  std::uint32_t hdp;      // nonzero: an HDP flush register (engine_view::hdp_reorder)
+  std::uint32_t pad;
 };
 
 // One QP's rings, read-only while the engine runs.
@@ -86,6 +88,12 @@ struct qp_state {
   std::uint32_t error;       // syndrome of the error that stopped the QP, 0 while healthy
   std::uint32_t cq_stalled;  // nonzero while a WQE waits for a free CQE
   std::uint32_t rung;        // low 16 bits of the producer index the last doorbell read allows
+  // engine_view::hdp_reorder: the inline write the peer's HDP still holds (held_len 0: none), and
+  // the polls this QP has found no work since.
+  std::uint32_t held_len;
+  std::uint32_t idle;
+  std::uint64_t held_dst;
+  std::uint8_t held_data[32];
 };
 
 struct engine_view {
@@ -99,7 +107,14 @@ struct engine_view {
   std::int32_t my_pe;           // the PE this engine serves (lkeys name its regions)
   std::uint32_t fault_at;       // 0, or the N-th taken WQE (from 1, all QPs) fails
   std::uint8_t fault_syndrome;  // its syndrome
-  std::uint8_t pad[7];
+  // GIO_NIC_MODEL_HDP=reorder: the peer GPU's HDP (AMD's PCIe write path, GIO §4.2) as the model
+  // shows it: an inline write is held back (one per QP), and later inline writes to other bytes
+  // land before it; a write to an HDP flush register (a region with `hdp` set), a write to the held
+  // bytes, any other WQE, or hdp_idle_polls polls without work let it land. So data followed by a
+  // flag with no flush between them is seen flag first, for a while, and a quiet without a flush
+  // may return before its last write has landed.
+  std::uint8_t hdp_reorder;
+  std::uint8_t pad[6];
   // nullptr: atomics are atomic RMWs. Else (GIO_NIC_MODEL_ATOMICS=pcie) the job's one lock word:
   // an atomic is a read and, a window later, a write of the target, atomic with respect to every
   // engine's atomics (they all hold this lock) but not to the GPUs' own atomics, as a real NIC's
@@ -115,6 +130,7 @@ inline constexpr std::uint8_t fetch_add64 = 3;
 inline constexpr std::uint8_t cas64 = 4;
 inline constexpr std::uint8_t fetch_add32 = 5;
 inline constexpr std::uint8_t masked_cs32 = 6;
+inline constexpr std::uint8_t write_held = 7;  // an inline write through the modelled HDP (finish())
 }  // namespace action
 
 // A decoded WQE: what begin() found and the other phases do.
@@ -134,7 +150,7 @@ struct work {
   std::uint8_t cqe;        // nonzero: write a CQE (signaled, or any error)
   std::uint8_t syndrome;   // nonzero: an error CQE with this syndrome
   std::uint8_t vendor;     // vendor_syndrome::*
-  std::uint8_t pad;
+  std::uint8_t hdp_flush;  // an inline write to an HDP flush register
   std::uint8_t inline_data[32];
 };
 
@@ -270,6 +286,7 @@ GIO_HOST_DEVICE_INLINE work decode(const engine_view& v, const qp_desc& d, std::
         if (!remote_ptr(v, d.peer_pe, rkey, raddr, len, w, &dst)) return w;
         for (std::uint32_t i = 0; i < len; ++i) w.inline_data[i] = wqe[second_off + sizeof(mlx5::inl_data_seg) + i];
         w.act = action::write_inline;
+        w.hdp_flush = find_region(v, rkey, d.peer_pe)->hdp != 0 ? 1 : 0;
         w.dst = dst;
         w.len = len;
         return w;
@@ -379,6 +396,23 @@ GIO_HOST_DEVICE_INLINE work decode(const engine_view& v, const qp_desc& d, std::
   }
 }
 
+namespace detail {
+// engine_view::hdp_reorder: the held write lands.
+template <class Mem> GIO_HOST_DEVICE_INLINE void land_held(qp_state& s) {
+  if (s.held_len == 0) return;
+  for (std::uint32_t i = 0; i < s.held_len; ++i) Mem::store(reinterpret_cast<std::uint8_t*>(s.held_dst + i), s.held_data[i]);
+  Mem::fence();
+  s.held_len = 0;
+}
+// A poll that found no work (returns false, as begin() does then): after hdp_idle_polls of them
+// in a row the held write lands, as an HDP drains by itself.
+inline constexpr std::uint32_t hdp_idle_polls = 32;
+template <class Mem> GIO_HOST_DEVICE_INLINE bool idle_poll(qp_state& s) {
+  if (s.held_len != 0 && ++s.idle >= hdp_idle_polls) land_held<Mem>(s);
+  return false;
+}
+}  // namespace detail
+
 // The producer index (low 16 bits) a doorbell value allows: one past the WQE its ctrl segment's
 // first 8 bytes name; 0 for a register never written (no WQE index 0xffff has been rung then).
 GIO_HOST_DEVICE_INLINE std::uint32_t rung_index(std::uint64_t doorbell) {
@@ -395,10 +429,10 @@ GIO_HOST_DEVICE_INLINE bool begin(const engine_view& v, std::uint32_t q, work& w
   const qp_desc& d = v.qps[q];
   qp_state& s = v.states[q];
   const std::uint32_t pi = gio::templates::from_be32(Mem::load_acquire(d.dbrec + mlx5::snd_dbr)) & 0xffffu;
-  if ((s.sq_ci & 0xffffu) == pi) return false;
+  if ((s.sq_ci & 0xffffu) == pi) return detail::idle_poll<Mem>(s);
   if ((s.sq_ci & 0xffffu) == s.rung) {  // the register is read only when the last doorbell is used up
     s.rung = rung_index(Mem::load_acquire(d.uar));
-    if ((s.sq_ci & 0xffffu) == s.rung) return false;
+    if ((s.sq_ci & 0xffffu) == s.rung) return detail::idle_poll<Mem>(s);
   }
 
   // The WQE, read after the acquire of the doorbell record that published it.
@@ -434,6 +468,15 @@ GIO_HOST_DEVICE_INLINE bool begin(const engine_view& v, std::uint32_t q, work& w
   if (v.fault_at != 0 && s.error == 0) {
     const std::uint32_t n = Mem::fetch_add(v.executed, 1u) + 1u;
     if (n == v.fault_at && w.syndrome == 0) detail::fail(w, v.fault_syndrome, vendor_syndrome::injected);
+  }
+  s.idle = 0;
+  if (v.hdp_reorder != 0) {
+    // Only an inline write to other bytes than the held one's passes it; a flush, a read, an
+    // atomic, a copy or an error lets the held write land first.
+    const bool passes = w.act == action::write_inline && w.hdp_flush == 0 &&
+                        (s.held_len == 0 || w.dst + w.len <= s.held_dst || s.held_dst + s.held_len <= w.dst);
+    if (passes) w.act = action::write_held;
+    else detail::land_held<Mem>(s);
   }
   return true;
 }
@@ -598,6 +641,17 @@ GIO_HOST_DEVICE_INLINE void finish(const engine_view& v, std::uint32_t q, const 
         }
       }
       detail::store_result<Mem>(w.fetch, old);
+      break;
+    }
+    case action::write_held: {  // held, or, while another is held, landing before that one
+      if (s.held_len != 0) {
+        for (std::uint32_t i = 0; i < w.len; ++i) Mem::store(reinterpret_cast<std::uint8_t*>(w.dst + i), w.inline_data[i]);
+        Mem::fence();
+      } else {
+        s.held_dst = w.dst;
+        s.held_len = w.len;
+        for (std::uint32_t i = 0; i < w.len; ++i) s.held_data[i] = w.inline_data[i];
+      }
       break;
     }
     default:

@@ -179,7 +179,8 @@ inline constexpr std::uint32_t first_qpn = 0x100;
 
 class model_nic final : public gda::nic {
  public:
-  model_nic(const gda::collectives& boot, const fault_spec& fault, bool pcie_atomics) : boot_(boot), fault_(fault) {
+  model_nic(const gda::collectives& boot, const fault_spec& fault, bool pcie_atomics, bool hdp_reorder)
+      : boot_(boot), fault_(fault), hdp_reorder_(hdp_reorder) {
     if (boot_.n_pes < 1 || boot_.n_pes > 0xffff || boot_.my_pe < 0 || boot_.my_pe >= boot_.n_pes)
       throw std::runtime_error("bad PE " + std::to_string(boot_.my_pe) + " of " + std::to_string(boot_.n_pes));
     if (!boot_.allgather || !boot_.barrier) throw std::runtime_error("the bootstrap has no allgather/barrier");
@@ -235,6 +236,8 @@ class model_nic final : public gda::nic {
       reg.bytes = r.bytes;
       reg.key = ((index + 1u) << 16) | static_cast<std::uint32_t>(pe);
       reg.pe = pe;
+      // GIO_NIC_MODEL_HDP=reorder: gio registers one 4-byte range, the (emulated) HDP flush register.
+      reg.hdp = hdp_reorder_ && r.bytes == sizeof(std::uint32_t) ? 1u : 0u;
       if (pe == boot_.my_pe) {
         reg.mapped = r.address;
       } else {
@@ -412,6 +415,7 @@ class model_nic final : public gda::nic {
     view_.fault_at = fault_.at;
     view_.fault_syndrome = fault_.syndrome;
     view_.atomic_lock = atomic_lock_;
+    view_.hdp_reorder = hdp_reorder_ ? 1 : 0;
   }
 
   // GIO_NIC_MODEL_ATOMICS=pcie (collective): PE 0's lock word, mapped into every PE's engine
@@ -541,6 +545,7 @@ class model_nic final : public gda::nic {
   fault_spec fault_;
   int device_ = 0;
   std::uint32_t registrations_ = 0;
+  const bool hdp_reorder_;        // GIO_NIC_MODEL_HDP=reorder (engine_view::hdp_reorder)
   std::vector<region> regions_;  // every PE's, registration by registration
   std::vector<void*> imports_;   // IPC mappings of peers' regions
   std::vector<qp_record> qps_;
@@ -586,7 +591,16 @@ extern "C" __attribute__((visibility("default"))) gio::transports::gda::nic* gio
                  " is not gpu or pcie";
       return nullptr;
     }
-    return new model_nic(boot, fault, mode == "pcie");
+    // GIO_NIC_MODEL_HDP: off (default) or reorder, a peer GPU's HDP as engine.hpp models it.
+    const char* hdp = std::getenv("GIO_NIC_MODEL_HDP");
+    const std::string hdp_mode = hdp ? hdp : "";
+    if (!hdp_mode.empty() && hdp_mode != "off" && hdp_mode != "reorder") {
+      if (error != nullptr)
+        *error = "gio nic model: PE " + std::to_string(boot.my_pe) + ": GIO_NIC_MODEL_HDP=" + hdp_mode +
+                 " is not off or reorder";
+      return nullptr;
+    }
+    return new model_nic(boot, fault, mode == "pcie", hdp_mode == "reorder");
   } catch (const std::exception& e) {
     if (error != nullptr) *error = std::string(e.what()).rfind("gio nic model", 0) == 0
                                        ? e.what()

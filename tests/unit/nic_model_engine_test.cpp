@@ -591,6 +591,141 @@ TEST_F(NicModelEngine, PutSignalSetAndAdd) {
   }
 }
 
+// ---- GIO_NIC_MODEL_HDP=reorder: a peer GPU's HDP (engine_view::hdp_reorder) ----------------------
+
+class NicModelHdp : public NicModelEngine {
+ protected:
+  static constexpr std::uint64_t hdp_va = 0x00007f0020000000ull;  // where PE 1 registered its register
+  static constexpr std::uint32_t hdp_key = (3u << 16) | peer_pe;
+  void SetUp() override {
+    NicModelEngine::SetUp();
+    hdp_word_ = 0;
+    regions_.push_back({hdp_va, sizeof(std::uint32_t), reinterpret_cast<std::uint64_t>(&hdp_word_), hdp_key, peer_pe, 1, 0});
+  }
+  nm::engine_view hdp_view() {
+    nm::engine_view v = view();
+    v.hdp_reorder = 1;
+    return v;
+  }
+  // Posts and rings one signaled inline write of `len` bytes of `value` to remote address `ra`.
+  void post_inline(test_qp& q, std::uint64_t ra, unsigned char value, std::uint32_t len = 8, std::uint32_t rkey = peer_key) {
+    unsigned char payload[32];
+    std::memset(payload, value, sizeof payload);
+    m::wqe_bb& slot = q.next_slot();
+    m::inline_write::prefill(slot, q.statics(true, local_key, rkey));
+    m::inline_write::patch(slot, q.next_index(), ra, payload, len);
+    ++q.pi;
+    q.ring();
+  }
+  void post_flush(test_qp& q) { post_inline(q, hdp_va, 1, sizeof(std::uint32_t), hdp_key); }
+  // One WQE (or an idle poll) of QP 0 through the HDP model, recording the memory effects.
+  bool step_hdp() { return nm::step<recording_memory>(hdp_view(), 0); }
+  // Index in g_events of the first store to remote_'s byte `off`, or g_events.size().
+  static std::size_t first_store(std::uintptr_t at) {
+    for (std::size_t i = 0; i < g_events.size(); ++i)
+      if (g_events[i].kind == mem_event::store && g_events[i].addr == at) return i;
+    return g_events.size();
+  }
+  std::uintptr_t remote_at(std::size_t off) { return static_cast<std::uintptr_t>(addr(remote_) + off); }
+  std::uint32_t hdp_word_ = 0;
+};
+
+// Data then a flag with no flush between: the flag lands first, and the data only once the QP has
+// been idle for a while (or something else follows).
+TEST_F(NicModelHdp, AWriteWithoutAFlushIsPassedByTheNext) {
+  test_qp& q = add_qp(0x123);
+  post_inline(q, raddr(0), 0x11);   // data
+  post_inline(q, raddr(64), 0x22);  // flag
+  post_inline(q, raddr(128), 0x33);  // another
+  g_events.clear();
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[0], sentinel) << "the data landed although nothing followed it";
+  expect_success(q.poll(), q, 0, 0);  // complete as far as the requester can tell
+  ASSERT_TRUE(step_hdp());
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[64], 0x22);
+  EXPECT_EQ(remote_.bytes[128], 0x33);
+  EXPECT_EQ(remote_.bytes[0], sentinel) << "the data should still be held";
+  for (std::uint32_t i = 0; i < nm::detail::hdp_idle_polls; ++i) ASSERT_FALSE(step_hdp());
+  EXPECT_EQ(remote_.bytes[0], 0x11);
+  EXPECT_LT(first_store(remote_at(64)), first_store(remote_at(0))) << "the flag should land before the data";
+  expect_success(q.poll(), q, 1, 0);
+}
+
+// With a write to the HDP register between them the data lands before the flush, the flush
+// before the flag.
+TEST_F(NicModelHdp, AFlushLetsTheHeldWriteLandFirst) {
+  test_qp& q = add_qp(0x123);
+  post_inline(q, raddr(0), 0x11);
+  post_flush(q);
+  post_inline(q, raddr(64), 0x22);
+  g_events.clear();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(step_hdp());
+  const std::size_t data = first_store(remote_at(0));
+  const std::size_t flush = first_store(reinterpret_cast<std::uintptr_t>(&hdp_word_));
+  ASSERT_LT(data, g_events.size());
+  EXPECT_LT(data, flush);
+  EXPECT_EQ(hdp_word_, 0x01010101u);
+  EXPECT_EQ(remote_.bytes[64], sentinel) << "the flag, last, is held until something follows it";
+  // Nothing follows: it lands after hdp_idle_polls polls without work, not before.
+  for (std::uint32_t i = 0; i + 1 < nm::detail::hdp_idle_polls; ++i) ASSERT_FALSE(step_hdp());
+  EXPECT_EQ(remote_.bytes[64], sentinel);
+  ASSERT_FALSE(step_hdp());
+  EXPECT_EQ(remote_.bytes[64], 0x22);
+}
+
+// Writes to the same bytes stay in order (a later one never lands under an older one); reads,
+// atomics and copies let the held write land first.
+TEST_F(NicModelHdp, OverlapsReadsAtomicsAndCopiesDoNotPass) {
+  test_qp& q = add_qp(0x123);
+  post_inline(q, raddr(0), 0x11);
+  post_inline(q, raddr(4), 0x22);  // overlaps bytes 4..7 of the first
+  g_events.clear();
+  ASSERT_TRUE(step_hdp());
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[0], 0x11);
+  EXPECT_EQ(remote_.bytes[7], 0x22) << "the older write landed over the newer one";
+  EXPECT_EQ(remote_.bytes[11], 0x22);
+  EXPECT_LT(first_store(remote_at(0)), first_store(remote_at(8)));
+  // A read of held bytes sees them.
+  post_inline(q, raddr(4), 0x55);
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[4], 0x22) << "held";
+  m::wqe_bb& slot = q.next_slot();
+  m::rdma_read::prefill(slot, q.statics());
+  m::rdma_read::patch(slot, q.next_index(), laddr(0), raddr(4), 8);
+  ++q.pi;
+  q.ring();
+  ASSERT_TRUE(step_hdp());
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(local_.bytes[i], 0x55) << "byte " << i;
+  // An atomic likewise.
+  post_inline(q, raddr(128), 0x33);
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[128], sentinel) << "held";
+  m::wqe_bb& atomic = q.next_slot();
+  m::fetch_add64::prefill(atomic, q.statics());
+  m::fetch_add64::patch(atomic, q.next_index(), laddr(256), raddr(256), 1);
+  ++q.pi;
+  q.ring();
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[128], 0x33);
+  // And a copy.
+  post_inline(q, raddr(512), 0x44);
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[512], sentinel) << "held";
+  post_write(q, laddr(0), raddr(1024), 8);
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[512], 0x44);
+}
+
+// Off (the default), an inline write lands at once.
+TEST_F(NicModelHdp, OffWritesLandAtOnce) {
+  test_qp& q = add_qp(0x123);
+  post_inline(q, raddr(0), 0x11);
+  ASSERT_TRUE(step(0));
+  EXPECT_EQ(remote_.bytes[0], 0x11);
+}
+
 TEST_F(NicModelEngine, NopCompletes) {
   test_qp& q = add_qp(0x123);
   m::wqe_bb& slot = q.next_slot();

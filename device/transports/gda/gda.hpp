@@ -561,13 +561,25 @@ GIO_DEVICE_GDA_ENTRY inline void put_signal_bytes(const ctx& c, int pe, void* de
 
 // Completes every operation posted so far on the QPs [first, first + count) of the table. Where
 // the peer has an HDP flush register (AMD), a write to it follows, and completes: the peer's
-// PCIe write combiner may still hold the data the NIC wrote and reorder it (GIO §4.2).
+// PCIe write combiner may still hold the data the NIC wrote and reorder it (GIO §4.2). A QP
+// whose rung WQEs are all followed by a flush already (another quiet's, or one with nothing
+// posted since) gets none: concurrent and repeated quiets share one flush instead of each
+// posting its own and waiting for its round trip.
 GIO_DEVICE_GDA_ENTRY inline void complete_qps(const ctx& c, unsigned first, unsigned count, const char* call,
                                             source_location loc) {
   const gda_table& t = table(c);
   // Every flush is posted before any is waited for: one round trip in all, not one per QP.
-  for (unsigned i = first; i < first + count; ++i)
-    if (t.qps[i].hdp_address != 0) post_released(c, t.qps[i], hdp_flush_command(t.qps[i]), call, loc);
+  for (unsigned i = first; i < first + count; ++i) {
+    const gda_qp& q = t.qps[i];
+    if (q.hdp_address == 0) continue;
+    // This thread's WQEs are rung (publish returned), so they lie below `posted`: a flush at or
+    // above posted - 1 follows them. Read in this order, `flushed` cannot name a flush that is not
+    // yet rung: it is stored after the ring.
+    const std::uint64_t rung = ring::load(&q.state->posted);
+    if (ring::load(&q.state->flushed) >= rung) continue;
+    const std::uint64_t f = post_released(c, q, hdp_flush_command(q), call, loc);
+    platform::st_release_gpu_bits(ring::word(&q.state->flushed), f + 1);
+  }
   for (unsigned i = first; i < first + count; ++i) {
     const gda_qp& q = t.qps[i];
     ring::wait_completed(c, q, ring::load(&q.state->posted), call, loc);
