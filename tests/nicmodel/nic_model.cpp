@@ -79,6 +79,15 @@ void* zeroed_mapped(std::size_t bytes) {
   return p;
 }
 
+// A model mode of two values: unset or empty is `off`; a value that is neither throws.
+bool mode_on(const char* name, const std::string& off, const std::string& on) {
+  const char* v = std::getenv(name);
+  const std::string value = v ? v : "";
+  if (value.empty() || value == off) return false;
+  if (value == on) return true;
+  throw std::runtime_error(std::string(name) + "=" + value + " is not " + off + " or " + on);
+}
+
 // A test switch: set, not empty and not 0.
 bool flag_set(const char* name) {
   const char* v = std::getenv(name);
@@ -545,7 +554,7 @@ class model_nic final : public gda::nic {
   fault_spec fault_;
   int device_ = 0;
   std::uint32_t registrations_ = 0;
-  const bool hdp_reorder_;        // GIO_NIC_MODEL_HDP=reorder (engine_view::hdp_reorder)
+  const bool hdp_reorder_;       // GIO_NIC_MODEL_HDP=reorder (engine_view::hdp_reorder)
   std::vector<region> regions_;  // every PE's, registration by registration
   std::vector<void*> imports_;   // IPC mappings of peers' regions
   std::vector<qp_record> qps_;
@@ -583,24 +592,10 @@ extern "C" __attribute__((visibility("default"))) gio::transports::gda::nic* gio
     }
     // GIO_NIC_MODEL_ATOMICS: gpu (default) executes atomics as atomic RMWs; pcie as a real NIC
     // does with GPU memory: atomic among NIC atomics only (engine.hpp, locked_rmw).
-    const char* atomics = std::getenv("GIO_NIC_MODEL_ATOMICS");
-    const std::string mode = atomics ? atomics : "";
-    if (!mode.empty() && mode != "gpu" && mode != "pcie") {
-      if (error != nullptr)
-        *error = "gio nic model: PE " + std::to_string(boot.my_pe) + ": GIO_NIC_MODEL_ATOMICS=" + mode +
-                 " is not gpu or pcie";
-      return nullptr;
-    }
+    const bool pcie_atomics = mode_on("GIO_NIC_MODEL_ATOMICS", "gpu", "pcie");
     // GIO_NIC_MODEL_HDP: off (default) or reorder, a peer GPU's HDP as engine.hpp models it.
-    const char* hdp = std::getenv("GIO_NIC_MODEL_HDP");
-    const std::string hdp_mode = hdp ? hdp : "";
-    if (!hdp_mode.empty() && hdp_mode != "off" && hdp_mode != "reorder") {
-      if (error != nullptr)
-        *error = "gio nic model: PE " + std::to_string(boot.my_pe) + ": GIO_NIC_MODEL_HDP=" + hdp_mode +
-                 " is not off or reorder";
-      return nullptr;
-    }
-    return new model_nic(boot, fault, mode == "pcie", hdp_mode == "reorder");
+    const bool hdp_reorder = mode_on("GIO_NIC_MODEL_HDP", "off", "reorder");
+    return new model_nic(boot, fault, pcie_atomics, hdp_reorder);
   } catch (const std::exception& e) {
     if (error != nullptr) *error = std::string(e.what()).rfind("gio nic model", 0) == 0
                                        ? e.what()
