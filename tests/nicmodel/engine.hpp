@@ -88,11 +88,13 @@ struct qp_state {
   std::uint32_t error;       // syndrome of the error that stopped the QP, 0 while healthy
   std::uint32_t cq_stalled;  // nonzero while a WQE waits for a free CQE
   std::uint32_t rung;        // low 16 bits of the producer index the last doorbell read allows
-  // engine_view::hdp_reorder: the inline write the peer's HDP still holds (held_len 0: none), and
-  // the polls this QP has found no work since.
+  // engine_view::hdp_reorder: the inline write the peer's HDP still holds (held_len 0: none), the
+  // polls this QP has found no work since, and the writes that have passed the held one.
   std::uint32_t held_len;
   std::uint32_t idle;
   std::uint64_t held_dst;
+  std::uint32_t passed;
+  std::uint32_t pad;
   std::uint8_t held_data[32];
 };
 
@@ -110,9 +112,9 @@ struct engine_view {
   // GIO_NIC_MODEL_HDP=reorder: the peer GPU's HDP (AMD's PCIe write path, GIO §4.2) as the model
   // shows it: an inline write is held back (one per QP), and later inline writes to other bytes
   // land before it; a write to an HDP flush register (a region with `hdp` set), a write to the held
-  // bytes, any other WQE, or hdp_idle_polls polls without work let it land. So data followed by a
-  // flag with no flush between them is seen flag first, for a while, and a quiet without a flush
-  // may return before its last write has landed.
+  // bytes, any other WQE, hdp_drain_after writes passing it or as many polls without work let it
+  // land. So data followed by a flag with no flush between them is seen flag first, for a while,
+  // and a quiet without a flush may return before its last write has landed.
   std::uint8_t hdp_reorder;
   std::uint8_t pad[6];
   // nullptr: atomics are atomic RMWs. Else (GIO_NIC_MODEL_ATOMICS=pcie) the job's one lock word:
@@ -404,11 +406,12 @@ template <class Mem> GIO_HOST_DEVICE_INLINE void land_held(qp_state& s) {
   Mem::fence();
   s.held_len = 0;
 }
-// A poll that found no work (returns false, as begin() does then): after hdp_idle_polls of them
-// in a row the held write lands, as an HDP drains by itself.
-inline constexpr std::uint32_t hdp_idle_polls = 32;
+// An HDP drains by itself: the held write lands after this many polls of its QP in a row that
+// found no work (or stalled on the CQ), or after this many writes have passed it.
+inline constexpr std::uint32_t hdp_drain_after = 32;
+// A poll that found no work (returns false, as begin() does then).
 template <class Mem> GIO_HOST_DEVICE_INLINE bool idle_poll(qp_state& s) {
-  if (s.held_len != 0 && ++s.idle >= hdp_idle_polls) land_held<Mem>(s);
+  if (s.held_len != 0 && ++s.idle >= hdp_drain_after) land_held<Mem>(s);
   return false;
 }
 }  // namespace detail
@@ -460,7 +463,7 @@ GIO_HOST_DEVICE_INLINE bool begin(const engine_view& v, std::uint32_t q, work& w
     if (((s.cq_pi - ci) & 0xffffffu) >= (1u << d.log_cq)) {
       if (s.cq_stalled == 0 && v.stall_report != nullptr) Mem::store(v.stall_report, q + 1u);
       s.cq_stalled = 1;
-      return false;
+      return detail::idle_poll<Mem>(s);
     }
   }
   s.cq_stalled = 0;
@@ -647,9 +650,11 @@ GIO_HOST_DEVICE_INLINE void finish(const engine_view& v, std::uint32_t q, const 
       if (s.held_len != 0) {
         for (std::uint32_t i = 0; i < w.len; ++i) Mem::store(reinterpret_cast<std::uint8_t*>(w.dst + i), w.inline_data[i]);
         Mem::fence();
+        if (++s.passed >= detail::hdp_drain_after) detail::land_held<Mem>(s);
       } else {
         s.held_dst = w.dst;
         s.held_len = w.len;
+        s.passed = 0;
         for (std::uint32_t i = 0; i < w.len; ++i) s.held_data[i] = w.inline_data[i];
       }
       break;

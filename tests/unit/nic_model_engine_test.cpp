@@ -646,7 +646,7 @@ TEST_F(NicModelHdp, AWriteWithoutAFlushIsPassedByTheNext) {
   EXPECT_EQ(remote_.bytes[64], 0x22);
   EXPECT_EQ(remote_.bytes[128], 0x33);
   EXPECT_EQ(remote_.bytes[0], sentinel) << "the data should still be held";
-  for (std::uint32_t i = 0; i < nm::detail::hdp_idle_polls; ++i) ASSERT_FALSE(step_hdp());
+  for (std::uint32_t i = 0; i < nm::detail::hdp_drain_after; ++i) ASSERT_FALSE(step_hdp());
   EXPECT_EQ(remote_.bytes[0], 0x11);
   EXPECT_LT(first_store(remote_at(64)), first_store(remote_at(0))) << "the flag should land before the data";
   expect_success(q.poll(), q, 1, 0);
@@ -668,7 +668,7 @@ TEST_F(NicModelHdp, AFlushLetsTheHeldWriteLandFirst) {
   EXPECT_EQ(hdp_word_, 0x01010101u);
   EXPECT_EQ(remote_.bytes[64], sentinel) << "the flag, last, is held until something follows it";
   // Nothing follows: it lands after hdp_idle_polls polls without work, not before.
-  for (std::uint32_t i = 0; i + 1 < nm::detail::hdp_idle_polls; ++i) ASSERT_FALSE(step_hdp());
+  for (std::uint32_t i = 0; i + 1 < nm::detail::hdp_drain_after; ++i) ASSERT_FALSE(step_hdp());
   EXPECT_EQ(remote_.bytes[64], sentinel);
   ASSERT_FALSE(step_hdp());
   EXPECT_EQ(remote_.bytes[64], 0x22);
@@ -716,6 +716,32 @@ TEST_F(NicModelHdp, OverlapsReadsAtomicsAndCopiesDoNotPass) {
   post_write(q, laddr(0), raddr(1024), 8);
   ASSERT_TRUE(step_hdp());
   EXPECT_EQ(remote_.bytes[512], 0x44);
+}
+
+// The HDP drains by itself: after hdp_drain_after polls without work in a row (a WQE taken starts
+// the count again), or once hdp_drain_after writes have passed the held one.
+TEST_F(NicModelHdp, AHeldWriteLandsAfterABoundedTime) {
+  test_qp& q = add_qp(0x123, 7, 7);
+  post_inline(q, raddr(0), 0x11);
+  ASSERT_TRUE(step_hdp());
+  for (std::uint32_t i = 0; i + 1 < nm::detail::hdp_drain_after; ++i) ASSERT_FALSE(step_hdp());
+  post_inline(q, raddr(64), 0x22);  // passes it, and the idle count starts again
+  ASSERT_TRUE(step_hdp());
+  for (std::uint32_t i = 0; i + 1 < nm::detail::hdp_drain_after; ++i) ASSERT_FALSE(step_hdp());
+  EXPECT_EQ(remote_.bytes[0], sentinel);
+  ASSERT_FALSE(step_hdp());
+  EXPECT_EQ(remote_.bytes[0], 0x11);
+  // A stream of writes to other bytes: the held one lands after hdp_drain_after of them.
+  post_inline(q, raddr(8), 0x33);
+  ASSERT_TRUE(step_hdp());
+  for (std::uint32_t i = 1; i < nm::detail::hdp_drain_after; ++i) {
+    post_inline(q, raddr(16 + (i % 4) * 8), static_cast<unsigned char>(i));
+    ASSERT_TRUE(step_hdp());
+  }
+  EXPECT_EQ(remote_.bytes[8], sentinel);
+  post_inline(q, raddr(56), 0x44);
+  ASSERT_TRUE(step_hdp());
+  EXPECT_EQ(remote_.bytes[8], 0x33);
 }
 
 // Off (the default), an inline write lands at once.

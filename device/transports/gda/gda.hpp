@@ -572,9 +572,10 @@ GIO_DEVICE_GDA_ENTRY inline void complete_qps(const ctx& c, unsigned first, unsi
   for (unsigned i = first; i < first + count; ++i) {
     const gda_qp& q = t.qps[i];
     if (q.hdp_address == 0) continue;
-    // This thread's WQEs are rung (publish returned), so they lie below `posted`: a flush at or
-    // above posted - 1 follows them. Read in this order, `flushed` cannot name a flush that is not
-    // yet rung: it is stored after the ring.
+    // This thread's WQEs are rung (publish returned), so they lie below `posted`, and every value
+    // `flushed` ever holds is one past a flush that was rung before it was stored: `flushed >=
+    // posted` puts such a flush after all of them (a stale value only costs a flush). The wait
+    // below reads `posted` again, after `flushed`, so it covers that flush too.
     const std::uint64_t rung = ring::load(&q.state->posted);
     if (ring::load(&q.state->flushed) >= rung) continue;
     const std::uint64_t f = post_released(c, q, hdp_flush_command(q), call, loc);
