@@ -399,11 +399,17 @@ GIO_HOST_DEVICE_INLINE work decode(const engine_view& v, const qp_desc& d, std::
 }
 
 namespace detail {
+// Bytes [0, n) of an inline payload to dst (thread `rank` of `count` takes every count-th), fenced.
+template <class Mem>
+GIO_HOST_DEVICE_INLINE void store_payload(std::uint64_t dst, const std::uint8_t* data, std::uint32_t n, unsigned rank = 0,
+                                          unsigned count = 1) {
+  for (std::uint32_t i = rank; i < n; i += count) Mem::store(reinterpret_cast<std::uint8_t*>(dst + i), data[i]);
+  Mem::fence();
+}
 // engine_view::hdp_reorder: the held write lands.
 template <class Mem> GIO_HOST_DEVICE_INLINE void land_held(qp_state& s) {
   if (s.held_len == 0) return;
-  for (std::uint32_t i = 0; i < s.held_len; ++i) Mem::store(reinterpret_cast<std::uint8_t*>(s.held_dst + i), s.held_data[i]);
-  Mem::fence();
+  store_payload<Mem>(s.held_dst, s.held_data, s.held_len);
   s.held_len = 0;
 }
 // An HDP drains by itself: the held write lands after this many polls of its QP in a row that
@@ -522,10 +528,7 @@ GIO_HOST_DEVICE_INLINE void move(const work& w, unsigned rank, unsigned count) {
     copy<Mem>(w.dst, w.src, w.len, rank, count);
     Mem::fence();
   } else if (w.act == action::write_inline) {
-    for (std::uint32_t i = rank; i < w.len; i += count) {
-      Mem::store(reinterpret_cast<std::uint8_t*>(w.dst + i), w.inline_data[i]);
-    }
-    Mem::fence();
+    detail::store_payload<Mem>(w.dst, w.inline_data, w.len, rank, count);
   }
 }
 
@@ -648,8 +651,7 @@ GIO_HOST_DEVICE_INLINE void finish(const engine_view& v, std::uint32_t q, const 
     }
     case action::write_held: {  // held, or, while another is held, landing before that one
       if (s.held_len != 0) {
-        for (std::uint32_t i = 0; i < w.len; ++i) Mem::store(reinterpret_cast<std::uint8_t*>(w.dst + i), w.inline_data[i]);
-        Mem::fence();
+        detail::store_payload<Mem>(w.dst, w.inline_data, w.len);
         if (++s.passed >= detail::hdp_drain_after) detail::land_held<Mem>(s);
       } else {
         s.held_dst = w.dst;
