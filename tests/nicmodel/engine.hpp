@@ -193,19 +193,20 @@ GIO_HOST_DEVICE_INLINE bool local_ptr(const engine_view& v, std::uint32_t lkey, 
 }
 
 // The remote side: rkey names a region of the QP's peer and [raddr, raddr + len) is in it.
-GIO_HOST_DEVICE_INLINE bool remote_ptr(const engine_view& v, std::int32_t peer, std::uint32_t rkey,
-                                       std::uint64_t raddr, std::uint64_t len, work& w, std::uint64_t* out) {
+// Returns that region, or nullptr (the WQE failed).
+GIO_HOST_DEVICE_INLINE const region* remote_ptr(const engine_view& v, std::int32_t peer, std::uint32_t rkey,
+                                                std::uint64_t raddr, std::uint64_t len, work& w, std::uint64_t* out) {
   const region* r = peer < 0 ? nullptr : find_region(v, rkey, peer);
   if (r == nullptr) {
     fail(w, mlx5::cqe_syndrome::remote_access_err, vendor_syndrome::bad_rkey);
-    return false;
+    return nullptr;
   }
   if (!in_region(*r, raddr, len)) {
     fail(w, mlx5::cqe_syndrome::remote_access_err, vendor_syndrome::remote_range);
-    return false;
+    return nullptr;
   }
   *out = r->mapped + (raddr - r->address);
-  return true;
+  return r;
 }
 
 GIO_HOST_DEVICE_INLINE std::uint32_t be32_at(const unsigned char* wqe, unsigned off) {
@@ -285,10 +286,11 @@ GIO_HOST_DEVICE_INLINE work decode(const engine_view& v, const qp_desc& d, std::
         }
         if (len == 0) return w;  // zero length: the rkey is not checked (IB)
         std::uint64_t dst = 0;
-        if (!remote_ptr(v, d.peer_pe, rkey, raddr, len, w, &dst)) return w;
+        const region* target = remote_ptr(v, d.peer_pe, rkey, raddr, len, w, &dst);
+        if (target == nullptr) return w;
         for (std::uint32_t i = 0; i < len; ++i) w.inline_data[i] = wqe[second_off + sizeof(mlx5::inl_data_seg) + i];
         w.act = action::write_inline;
-        w.hdp_flush = find_region(v, rkey, d.peer_pe)->hdp != 0 ? 1 : 0;
+        w.hdp_flush = target->hdp != 0 ? 1 : 0;
         w.dst = dst;
         w.len = len;
         return w;

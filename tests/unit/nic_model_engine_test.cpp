@@ -185,14 +185,26 @@ class NicModelEngine : public ::testing::Test {
   // One WQE of QP q.
   bool step(std::uint32_t q) { return nm::step<cpu_memory>(view(), q); }
 
-  // Posts and rings one rdma_write.
-  void post_write(test_qp& q, std::uint64_t la, std::uint64_t ra, std::uint32_t len, bool signaled = true,
-                  std::uint32_t lkey = local_key, std::uint32_t rkey = peer_key) {
+  // Posts and rings one WQE of template Wqe (templates/mlx5_wqe.hpp): prefill, then patch with
+  // `operands` after the WQE index.
+  template <class Wqe, class... Operands> void post(test_qp& q, const m::wqe_static& statics, Operands... operands) {
     m::wqe_bb& slot = q.next_slot();
-    m::rdma_write::prefill(slot, q.statics(signaled, lkey, rkey));
-    m::rdma_write::patch(slot, q.next_index(), la, ra, len);
+    Wqe::prefill(slot, statics);
+    Wqe::patch(slot, q.next_index(), operands...);
     ++q.pi;
     q.ring();
+  }
+  void post_write(test_qp& q, std::uint64_t la, std::uint64_t ra, std::uint32_t len, bool signaled = true,
+                  std::uint32_t lkey = local_key, std::uint32_t rkey = peer_key) {
+    post<m::rdma_write>(q, q.statics(signaled, lkey, rkey), la, ra, len);
+  }
+  // `len` bytes from remote `ra` to local `la`.
+  void post_read(test_qp& q, std::uint64_t la, std::uint64_t ra, std::uint32_t len) {
+    post<m::rdma_read>(q, q.statics(), la, ra, len);
+  }
+  // A 64-bit fetch-add of `add` at remote `ra`, the old value to local `la`.
+  void post_fetch_add(test_qp& q, std::uint64_t la, std::uint64_t ra, std::uint64_t add) {
+    post<m::fetch_add64>(q, q.statics(), la, ra, add);
   }
 
   void expect_success(const std::optional<m::cqe_info>& c, const test_qp& q, std::uint16_t counter,
@@ -323,11 +335,7 @@ TEST_F(NicModelEngine, ReadCopiesFromTheRemoteAndReportsItsLength) {
   for (std::uint32_t len : {1u, 8u, 13u, 256u, 4096u - 64u}) {
     SetUp();
     for (std::uint32_t i = 0; i < len; ++i) remote_.bytes[64 + i] = static_cast<unsigned char>(i * 3 + 1);
-    m::wqe_bb& slot = q.next_slot();
-    m::rdma_read::prefill(slot, q.statics());
-    m::rdma_read::patch(slot, q.next_index(), laddr(5), raddr(64), len);
-    ++q.pi;
-    q.ring();
+    post_read(q, laddr(5), raddr(64), len);
     ASSERT_EQ(run(), 1u);
     for (std::uint32_t i = 0; i < len; ++i) ASSERT_EQ(local_.bytes[5 + i], static_cast<unsigned char>(i * 3 + 1));
     expect_untouched(local_, 5, len, "local");
@@ -421,11 +429,7 @@ TEST_F(NicModelEngine, FetchAdd64) {
   write<std::uint64_t>(remote_, 16, 0xfffffffffffffff0ull);
   for (std::size_t fetch_off : {std::size_t{8}, std::size_t{3}}) {  // the fetch address may be unaligned
     const std::uint64_t before = read<std::uint64_t>(remote_, 16);
-    m::wqe_bb& slot = q.next_slot();
-    m::fetch_add64::prefill(slot, q.statics());
-    m::fetch_add64::patch(slot, q.next_index(), laddr(fetch_off), raddr(16), 0x20);
-    ++q.pi;
-    q.ring();
+    post_fetch_add(q, laddr(fetch_off), raddr(16), 0x20);
     ASSERT_EQ(run(), 1u);
     EXPECT_EQ(read<std::uint64_t>(local_, fetch_off), before);  // little-endian old value
     EXPECT_EQ(read<std::uint64_t>(remote_, 16), before + 0x20);
@@ -667,7 +671,7 @@ TEST_F(NicModelHdp, AFlushLetsTheHeldWriteLandFirst) {
   EXPECT_LT(data, flush);
   EXPECT_EQ(hdp_word_, 0x01010101u);
   EXPECT_EQ(remote_.bytes[64], sentinel) << "the flag, last, is held until something follows it";
-  // Nothing follows: it lands after hdp_idle_polls polls without work, not before.
+  // Nothing follows: it lands after hdp_drain_after polls without work, not before.
   for (std::uint32_t i = 0; i + 1 < nm::detail::hdp_drain_after; ++i) ASSERT_FALSE(step_hdp());
   EXPECT_EQ(remote_.bytes[64], sentinel);
   ASSERT_FALSE(step_hdp());
@@ -691,31 +695,20 @@ TEST_F(NicModelHdp, OverlapsReadsAtomicsAndCopiesDoNotPass) {
   post_inline(q, raddr(4), 0x55);
   ASSERT_TRUE(step_hdp());
   EXPECT_EQ(remote_.bytes[4], 0x22) << "held";
-  m::wqe_bb& slot = q.next_slot();
-  m::rdma_read::prefill(slot, q.statics());
-  m::rdma_read::patch(slot, q.next_index(), laddr(0), raddr(4), 8);
-  ++q.pi;
-  q.ring();
+  post_read(q, laddr(0), raddr(4), 8);
   ASSERT_TRUE(step_hdp());
   for (int i = 0; i < 8; ++i) EXPECT_EQ(local_.bytes[i], 0x55) << "byte " << i;
-  // An atomic likewise.
-  post_inline(q, raddr(128), 0x33);
-  ASSERT_TRUE(step_hdp());
-  EXPECT_EQ(remote_.bytes[128], sentinel) << "held";
-  m::wqe_bb& atomic = q.next_slot();
-  m::fetch_add64::prefill(atomic, q.statics());
-  m::fetch_add64::patch(atomic, q.next_index(), laddr(256), raddr(256), 1);
-  ++q.pi;
-  q.ring();
-  ASSERT_TRUE(step_hdp());
-  EXPECT_EQ(remote_.bytes[128], 0x33);
-  // And a copy.
-  post_inline(q, raddr(512), 0x44);
-  ASSERT_TRUE(step_hdp());
-  EXPECT_EQ(remote_.bytes[512], sentinel) << "held";
-  post_write(q, laddr(0), raddr(1024), 8);
-  ASSERT_TRUE(step_hdp());
-  EXPECT_EQ(remote_.bytes[512], 0x44);
+  // An atomic and a copy likewise: a write held at `off`, then `other`, and the write has landed.
+  const auto lands_before = [&](std::size_t off, unsigned char value, const char* what, auto other) {
+    post_inline(q, raddr(off), value);
+    ASSERT_TRUE(step_hdp());
+    EXPECT_EQ(remote_.bytes[off], sentinel) << "held";
+    other();
+    ASSERT_TRUE(step_hdp());
+    EXPECT_EQ(remote_.bytes[off], value) << what;
+  };
+  lands_before(128, 0x33, "an atomic", [&] { post_fetch_add(q, laddr(256), raddr(256), 1); });
+  lands_before(512, 0x44, "a copy", [&] { post_write(q, laddr(0), raddr(1024), 8); });
 }
 
 // The HDP drains by itself: after hdp_drain_after polls without work in a row (a WQE taken starts
@@ -855,11 +848,7 @@ TEST_F(NicModelEngine, EffectsAreFencedBeforeTheCqeAndOpOwnIsLast) {
   g_events.clear();
   ASSERT_EQ(run<recording_memory>(), 1u);
   check(addr(remote_), 100, "write");
-  m::wqe_bb& slot = q.next_slot();
-  m::fetch_add64::prefill(slot, q.statics());
-  m::fetch_add64::patch(slot, q.next_index(), laddr(128), raddr(128), 1);
-  ++q.pi;
-  q.ring();
+  post_fetch_add(q, laddr(128), raddr(128), 1);
   g_events.clear();
   ASSERT_EQ(run<recording_memory>(), 1u);
   check(laddr(128), 8, "fetch-add's fetched value");
