@@ -28,6 +28,9 @@ class error : public std::runtime_error {
 // Collective over all PEs (started by mpirun, one process each). Throws gio::error if this or
 // any other PE fails; every PE then returns (never hangs) with an error naming the failed PE,
 // after printing it to stderr (so each PE's account is logged before any PE can exit).
+// GPU builds: node-local PE p uses GPU p mod the GPUs visible (or GIO_NUM_GPUS), and shmem_init
+// leaves that GPU the calling thread's current device, so kernels launched after it (and
+// gio::launch_collective) run there; shmem_runtime_report().gpu names it (docs/running.md).
 void shmem_init();
 // Collective. Frees the heap, unmaps peers, ends the bootstrap. Safe to call once after init.
 void shmem_finalize();
@@ -92,7 +95,9 @@ void* shmem_ptr(const void* dest, int pe);
 
 // Blocks until every PE arrives; completes this PE's host-side puts first (shmem_quiet).
 void shmem_barrier_all();
-// Completes every host-initiated put/get of this PE.
+// Completes every host-initiated put, get and atomic of this PE (OpenSHMEM 1.5 §9.6.2): their
+// effects are then visible at the targets and fetched values are home. (gio's host atomics are
+// blocking, so they are complete when they return; the contract is the standard's.)
 void shmem_quiet();
 
 // Host-initiated RMA on symmetric memory. Blocking: data delivered (put) / available (get).
@@ -253,7 +258,8 @@ device_handle device_handle_for(std::uint32_t caller_abi);
 // so two built against different headers cannot share one definition (ODR).
 static inline device_handle shmem_device_handle() { return detail::device_handle_for(handle_abi_version); }
 
-// What init found, for gio-info and tests.
+// What init found: this PE's GPU (the one shmem_init made current: `gpu`, `gpu_bus_id`), its
+// heap, and how it reaches each peer: how a program finds its GPU, and what gio-info prints.
 struct peer_report {
   int pe;
   transport how;

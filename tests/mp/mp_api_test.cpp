@@ -344,6 +344,18 @@ TEST(MpHost, ReallocKeepsTheContentsAndStaysSymmetric) {
   EXPECT_EQ(shmem_realloc(kept, heap_size * 4), nullptr);
   EXPECT_EQ(kept[0], 42);
   shmem_free(kept);
+  // A pointer shmem_malloc never gave: an error naming this PE and the call, on every PE, and
+  // the heap stays usable (every PE allocated and freed the new block before throwing).
+  unsigned char not_symmetric[8] = {};
+  try {
+    shmem_realloc(not_symmetric, 64);
+    ADD_FAILURE() << "shmem_realloc accepted a pointer outside the heap";
+  } catch (const error& e) {
+    EXPECT_TRUE(mp_test::names_pe_and_call(e.what(), "shmem_realloc: ")) << e.what();
+  }
+  void* after = shmem_malloc(64);
+  EXPECT_NE(after, nullptr);
+  shmem_free(after);
 }
 
 TEST(MpHost, MallocWithHintsAcceptsTheDefinedHintsAndNamesABadOne) {

@@ -501,6 +501,8 @@ TEST(MpHostCollectives, BadArgumentsThrowOnEveryPE) {
       {[&] { shmem_long_sum_reduce(7, longs, longs, 1); }, "shmem_long_sum_reduce: team 7"},
       {[&] { shmem_long_fcollect(SHMEM_TEAM_WORLD, not_symmetric, longs, 1); }, "shmem_long_fcollect: address"},
       {[&] { shmem_long_alltoall(SHMEM_TEAM_WORLD, longs, not_symmetric, 1); }, "shmem_long_alltoall: address"},
+      {[&] { shmem_long_collect(SHMEM_TEAM_WORLD, not_symmetric, longs, 1); }, "shmem_long_collect: address"},
+      {[&] { shmem_long_alltoalls(SHMEM_TEAM_WORLD, longs, longs, 0, 1, 1); }, "shmem_long_alltoalls: strides"},
       {[&] { shmem_xor_reduce(SHMEM_TEAM_WORLD, reals, reals, 1); }, "shmem_xor_reduce: xor reductions take integer"},
       {[&] { shmem_fcollectmem(SHMEM_TEAM_WORLD, buffers.dest, buffers.source, buffers.bytes * 1024); },
        "shmem_fcollectmem: "},

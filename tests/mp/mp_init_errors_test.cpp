@@ -128,6 +128,22 @@ TEST(InitErrors, SingleBootstrapNeedsNoLauncher) {
   EXPECT_FALSE(shmem_initialized());
 }
 
+// shmem_init_thread initializes like shmem_init and provides at most SHMEM_THREAD_SERIALIZED;
+// shmem_query_thread then reports what it provided.
+TEST(InitThread, ProvidesAtMostSerializedAndQueryAgrees) {
+  forget_launcher();
+  ASSERT_EQ(::setenv("GIO_BOOTSTRAP", "single", 1), 0);
+  ASSERT_EQ(::setenv("GIO_SYMMETRIC_SIZE", "4M", 1), 0);
+  int provided = -1;
+  ASSERT_EQ(shmem_init_thread(SHMEM_THREAD_MULTIPLE, &provided), 0);
+  EXPECT_TRUE(shmem_initialized());
+  EXPECT_EQ(provided, SHMEM_THREAD_SERIALIZED) << "SHMEM_THREAD_MULTIPLE is not provided";
+  int queried = -1;
+  shmem_query_thread(&queried);
+  EXPECT_EQ(queried, SHMEM_THREAD_SERIALIZED);
+  shmem_finalize();
+}
+
 // The library checks collective arguments only in checked builds; the CI's checked build sets
 // GIO_TEST_CHECKED so that this test runs there and is skipped elsewhere.
 TEST(InitErrors, MismatchedCollectiveMallocNamesThePEs) {
