@@ -22,11 +22,12 @@ namespace {
 enum class bad {
   pe_out_of_range, not_symmetric, size_overflow, past_heap_end, bad_comparison, wait_timeout,
   amo_not_symmetric, amo_misaligned, team_not_member, invalid_team, team_pe_out_of_range, broadcast_root,
-  iput_bad_stride, iget_span_overflow, collect_not_symmetric, signal_op_unknown
+  iput_bad_stride, iget_span_overflow, collect_not_symmetric, signal_op_unknown, signal_set_pe_out_of_range,
+  signal_add_not_symmetric, alltoalls_bad_stride
 };
 
 // `team`: a team of one PE (this one), made by shmem_team_split_strided before the launch. One
-// kernel per case: hipcc takes several times longer over one kernel that holds all sixteen
+// kernel per case: hipcc takes several times longer over one kernel that holds all
 // checked calls (docs/results.md, "Build and registers").
 template <bad which>
 __global__ void bad_call_kernel(gio::device_handle h, int* sym, int* not_sym, gio::shmem_team_t team) {
@@ -53,6 +54,10 @@ __global__ void bad_call_kernel(gio::device_handle h, int* sym, int* not_sym, gi
   if constexpr (which == bad::iget_span_overflow) gio::shmem_iget(c, not_sym, sym, 1, PTRDIFF_MAX, 3, 0);
   if constexpr (which == bad::collect_not_symmetric) gio::shmem_collect(c, gio::SHMEM_TEAM_WORLD, not_sym, sym, 2);
   if constexpr (which == bad::signal_op_unknown) gio::shmem_signal_op(c, reinterpret_cast<std::uint64_t*>(sym), 1, 7, 0);
+  if constexpr (which == bad::signal_set_pe_out_of_range) gio::shmem_signal_set(c, reinterpret_cast<std::uint64_t*>(sym), 1, 5);
+  if constexpr (which == bad::signal_add_not_symmetric)
+    gio::shmem_signal_add(c, reinterpret_cast<std::uint64_t*>(not_sym), 1, 0);
+  if constexpr (which == bad::alltoalls_bad_stride) gio::shmem_alltoalls(c, gio::SHMEM_TEAM_WORLD, sym, sym + 8, 1, 0, 2);
 }
 
 using bad_kernel = void (*)(gio::device_handle, int*, int*, gio::shmem_team_t);
@@ -71,6 +76,9 @@ constexpr named_case cases[] = {
     named<bad::team_pe_out_of_range>("team_pe_out_of_range"), named<bad::broadcast_root>("broadcast_root"),
     named<bad::iput_bad_stride>("iput_bad_stride"),     named<bad::iget_span_overflow>("iget_span_overflow"),
     named<bad::collect_not_symmetric>("collect_not_symmetric"), named<bad::signal_op_unknown>("signal_op_unknown"),
+    named<bad::signal_set_pe_out_of_range>("signal_set_pe_out_of_range"),
+    named<bad::signal_add_not_symmetric>("signal_add_not_symmetric"),
+    named<bad::alltoalls_bad_stride>("alltoalls_bad_stride"),
 };
 
 }  // namespace

@@ -1,0 +1,278 @@
+// The host calls OpenSHMEM 1.5 users expect (issue 26), run by the GPU build's backend: the
+// typed RMA and its _nbi, strided RMA, collect and alltoalls, realloc, host contexts, the
+// accessibility and info queries, and a host wait that sees a kernel's signal and the data before
+// it. tests/mp runs the same calls over the GPU-less build's shared-memory heap; here the heap is
+// GPU memory, so the host reaches it through the backend's copies (and this file reads its own
+// heap with shmem_getmem from this PE, never by dereferencing it).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gio/device.hpp"
+#include "gpu_runtime.hpp"
+#include "harness.hpp"
+
+namespace gio_test {
+namespace {
+
+// What element i of PE pe's source holds in these tests.
+template <class T> T value_of(int pe, std::size_t i) { return static_cast<T>(1000 * (pe + 1) + static_cast<long>(i)); }
+template <class T> std::vector<T> values_of(int pe, std::size_t n) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = value_of<T>(pe, i);
+  return v;
+}
+// This PE's copy of `sym` (n elements), read through gio as any program would.
+template <class T> std::vector<T> own_copy(const T* sym, std::size_t n) {
+  std::vector<T> v(n);
+  gio::shmem_getmem(v.data(), sym, n * sizeof(T), run().my_pe);
+  return v;
+}
+template <class T> void clear_own(T* sym, std::size_t n) {
+  const std::vector<T> zeros(n, T{});
+  gio::shmem_putmem(sym, zeros.data(), n * sizeof(T), run().my_pe);
+}
+// Elements of `got` that differ from `want`.
+template <class T> std::size_t mismatches(const std::vector<T>& got, const std::vector<T>& want) {
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < want.size(); ++i) wrong += !(got[i] == want[i]);
+  return wrong;
+}
+
+// Every PE writes its values into its partner's copy with the call under test, then reads them
+// back from its own copy: they must be the partner's.
+template <class T, class Put>
+void expect_partner_values(const char* what, T* sym, std::size_t n, Put put) {
+  clear_own(sym, n);
+  gio::shmem_barrier_all();
+  const std::vector<T> mine = values_of<T>(run().my_pe, n);
+  put(mine);
+  gio::shmem_barrier_all();
+  EXPECT_EQ(mismatches(own_copy(sym, n), values_of<T>(run().peer, n)), 0u)
+      << what << ": PE " << run().my_pe << " does not hold PE " << run().peer << "'s values";
+  gio::shmem_barrier_all();
+}
+
+TEST(HostApi, TypedPutGetPAndGOfSeveralTypes) {
+  constexpr std::size_t n = 1000;
+  sym_buffer buffer(n * sizeof(double));
+  auto* ints = buffer.get<int>();
+  auto* doubles = buffer.get<double>();
+  auto* words = buffer.get<std::uint64_t>();
+  const int peer = run().peer;
+  expect_partner_values("shmem_int_put", ints, n, [&](const std::vector<int>& v) { gio::shmem_int_put(ints, v.data(), n, peer); });
+  expect_partner_values("shmem_double_put_nbi + shmem_quiet", doubles, n, [&](const std::vector<double>& v) {
+    gio::shmem_double_put_nbi(doubles, v.data(), n, peer);
+    gio::shmem_quiet();
+  });
+  expect_partner_values("shmem_uint64_p", words, 8, [&](const std::vector<std::uint64_t>& v) {
+    for (std::size_t i = 0; i < v.size(); ++i) gio::shmem_uint64_p(words + i, v[i], peer);
+  });
+  // Gets: this PE's values are in its own copy; the partner reads them.
+  const std::vector<int> mine = values_of<int>(run().my_pe, n);
+  gio::shmem_int_put(ints, mine.data(), n, run().my_pe);
+  gio::shmem_barrier_all();
+  std::vector<int> got(n, -1);
+  gio::shmem_int_get(got.data(), ints, n, peer);
+  EXPECT_EQ(mismatches(got, values_of<int>(peer, n)), 0u) << "shmem_int_get from PE " << peer;
+  std::vector<int> got_nbi(n, -1);
+  gio::shmem_int_get_nbi(got_nbi.data(), ints, n, peer);
+  gio::shmem_quiet();
+  EXPECT_EQ(mismatches(got_nbi, values_of<int>(peer, n)), 0u) << "shmem_int_get_nbi + shmem_quiet from PE " << peer;
+  EXPECT_EQ(gio::shmem_int_g(ints + 7, peer), value_of<int>(peer, 7)) << "shmem_int_g";
+  gio::shmem_barrier_all();
+}
+
+// iput: element i of the source (sst apart) lands at element i * dst of the partner's copy, and
+// nothing in between changes; iget reads the partner's elements sst apart into dst-apart slots.
+TEST(HostApi, StridedPutAndGet) {
+  constexpr std::size_t n = 300;
+  constexpr std::ptrdiff_t dst = 3, sst = 2;
+  sym_buffer buffer(n * dst * sizeof(int));
+  int* sym = buffer.get<int>();
+  clear_own(sym, n * dst);
+  gio::shmem_barrier_all();
+  const std::vector<int> source = values_of<int>(run().my_pe, n * sst);
+  gio::shmem_int_iput(sym, source.data(), dst, sst, n, run().peer);
+  gio::shmem_barrier_all();
+  std::vector<int> want(n * dst, 0);
+  for (std::size_t i = 0; i < n; ++i) want[i * dst] = value_of<int>(run().peer, i * sst);
+  EXPECT_EQ(mismatches(own_copy(sym, n * dst), want), 0u) << "shmem_int_iput from PE " << run().peer;
+  gio::shmem_barrier_all();
+  // The partner's copy now holds this PE's elements at i * dst: fetch every dst-th one back.
+  std::vector<int> got(n * 2, -1);
+  gio::shmem_int_iget(got.data(), sym, 2, dst, n, run().peer);
+  std::vector<int> expected(n * 2, -1);
+  for (std::size_t i = 0; i < n; ++i) expected[i * 2] = value_of<int>(run().my_pe, i * sst);
+  EXPECT_EQ(mismatches(got, expected), 0u) << "shmem_int_iget from PE " << run().peer;
+  gio::shmem_barrier_all();
+}
+
+// shmem_collect with unequal counts (PE p gives p + 1 elements) and shmem_alltoalls with strides.
+TEST(HostApi, CollectAndAlltoalls) {
+  const int n_pes = run().n_pes, me = run().my_pe;
+  const std::size_t total = static_cast<std::size_t>(n_pes) * (n_pes + 1) / 2;
+  sym_buffer dest(64 * n_pes * sizeof(long) + total * sizeof(long));
+  sym_buffer source(64 * n_pes * sizeof(long));
+  long* collected = dest.get<long>();
+  const std::vector<long> mine = values_of<long>(me, static_cast<std::size_t>(me) + 1);
+  gio::shmem_putmem(source.get(), mine.data(), mine.size() * sizeof(long), me);
+  gio::shmem_barrier_all();
+  ASSERT_EQ(gio::shmem_long_collect(gio::SHMEM_TEAM_WORLD, collected, source.get<long>(), mine.size()), 0);
+  std::vector<long> want;
+  for (int pe = 0; pe < n_pes; ++pe)
+    for (long x : values_of<long>(pe, static_cast<std::size_t>(pe) + 1)) want.push_back(x);
+  EXPECT_EQ(mismatches(own_copy(collected, total), want), 0u) << "shmem_long_collect";
+  gio::shmem_barrier_all();
+
+  // alltoalls: block j (nelems elements, sst apart) of each PE's source goes to PE j, at
+  // elements (sender * nelems) * dst, dst apart.
+  constexpr std::size_t nelems = 5;
+  constexpr std::ptrdiff_t dst = 2, sst = 3;
+  const std::size_t source_elems = static_cast<std::size_t>(n_pes) * nelems * sst;
+  const std::size_t dest_elems = static_cast<std::size_t>(n_pes) * nelems * dst;
+  const std::vector<long> blocks = values_of<long>(me, source_elems);
+  gio::shmem_putmem(source.get(), blocks.data(), source_elems * sizeof(long), me);
+  clear_own(collected, dest_elems);
+  gio::shmem_barrier_all();
+  ASSERT_EQ(gio::shmem_long_alltoalls(gio::SHMEM_TEAM_WORLD, collected, source.get<long>(), dst, sst, nelems), 0);
+  std::vector<long> expected(dest_elems, 0);
+  for (int sender = 0; sender < n_pes; ++sender)
+    for (std::size_t i = 0; i < nelems; ++i)
+      expected[(sender * nelems + i) * dst] = value_of<long>(sender, (me * nelems + i) * sst);
+  EXPECT_EQ(mismatches(own_copy(collected, dest_elems), expected), 0u) << "shmem_long_alltoalls";
+  gio::shmem_barrier_all();
+}
+
+TEST(HostApi, ReallocKeepsTheContentsStaysSymmetricAndRefusesAForeignPointer) {
+  const int me = run().my_pe;
+  auto* block = static_cast<int*>(gio::shmem_malloc(100 * sizeof(int)));
+  ASSERT_NE(block, nullptr);
+  const std::vector<int> mine = values_of<int>(me, 100);
+  gio::shmem_int_put(block, mine.data(), 100, me);
+  void* blocker = gio::shmem_malloc(64);  // so that growing cannot stay in place by accident
+  auto* grown = static_cast<int*>(gio::shmem_realloc(block, 10000 * sizeof(int)));
+  ASSERT_NE(grown, nullptr);
+  EXPECT_NE(grown, block) << "the blocker leaves no room to grow in place";
+  EXPECT_EQ(mismatches(own_copy(grown, 100), mine), 0u) << "the first 100 elements survive growing";
+  // Symmetric: the partner's put into the grown block's last element lands in this PE's.
+  gio::shmem_int_p(grown + 9999, me + 1, run().peer);
+  gio::shmem_barrier_all();
+  EXPECT_EQ(own_copy(grown + 9999, 1)[0], run().peer + 1);
+  auto* shrunk = static_cast<int*>(gio::shmem_realloc(grown, 50 * sizeof(int)));
+  ASSERT_NE(shrunk, nullptr);
+  EXPECT_EQ(mismatches(own_copy(shrunk, 50), values_of<int>(me, 50)), 0u) << "the first 50 survive shrinking";
+  int not_symmetric[4] = {};
+  try {
+    gio::shmem_realloc(not_symmetric, 64);
+    ADD_FAILURE() << "shmem_realloc accepted a pointer outside the heap";
+  } catch (const gio::error& e) {
+    const std::string prefix = "gio: PE " + std::to_string(me) + ": shmem_realloc: ";
+    EXPECT_EQ(std::string(e.what()).rfind(prefix, 0), 0u) << e.what();
+  }
+  gio::shmem_free(shrunk);
+  gio::shmem_free(blocker);
+  gio::shmem_barrier_all();
+}
+
+// Host contexts: a world context and a team context carry puts to the partner and complete with
+// their own quiet; a PE outside the context's team is an error naming the call.
+TEST(HostApi, ContextsOfTheWorldAndOfATeam) {
+  constexpr std::size_t n = 64;
+  sym_buffer buffer(n * sizeof(int));
+  int* sym = buffer.get<int>();
+  gio::shmem_ctx_t ctx = gio::SHMEM_CTX_INVALID;
+  ASSERT_EQ(gio::shmem_ctx_create(gio::SHMEM_CTX_PRIVATE, &ctx), 0);
+  expect_partner_values("shmem_ctx_int_put", sym, n, [&](const std::vector<int>& v) {
+    gio::shmem_ctx_int_put(ctx, sym, v.data(), n, run().peer);
+    gio::shmem_ctx_quiet(ctx);
+  });
+  gio::shmem_ctx_destroy(ctx);
+
+  const int n_pes = run().n_pes;
+  gio::shmem_team_t copy = gio::SHMEM_TEAM_INVALID;  // every PE, numbered as in the world
+  ASSERT_EQ(gio::shmem_team_split_strided(gio::SHMEM_TEAM_WORLD, 0, 1, n_pes, nullptr, 0, &copy), 0);
+  gio::shmem_ctx_t team_ctx = gio::SHMEM_CTX_INVALID;
+  ASSERT_EQ(gio::shmem_team_create_ctx(copy, 0, &team_ctx), 0);
+  expect_partner_values("shmem_ctx_int_put on a team context", sym, n, [&](const std::vector<int>& v) {
+    gio::shmem_ctx_int_put(team_ctx, sym, v.data(), n, run().peer);
+    gio::shmem_ctx_quiet(team_ctx);
+  });
+  int one = 1;
+  try {
+    gio::shmem_ctx_int_put(team_ctx, sym, &one, 1, n_pes);
+    ADD_FAILURE() << "a PE outside the context's team was accepted";
+  } catch (const gio::error& e) {
+    EXPECT_NE(std::string(e.what()).find("shmem_ctx_int_put"), std::string::npos) << e.what();
+  }
+  gio::shmem_ctx_t bad = gio::SHMEM_CTX_INVALID;
+  EXPECT_THROW(gio::shmem_ctx_create(1L << 20, &bad), gio::error) << "unknown option bits";
+  gio::shmem_team_destroy(copy);  // destroys team_ctx with it
+  gio::shmem_barrier_all();
+}
+
+TEST(HostApi, AccessibilityAndInfo) {
+  sym_buffer buffer(64);
+  int local = 0;
+  EXPECT_EQ(gio::shmem_pe_accessible(run().peer), 1);
+  EXPECT_EQ(gio::shmem_pe_accessible(run().n_pes), 0);
+  EXPECT_EQ(gio::shmem_pe_accessible(-1), 0);
+  EXPECT_EQ(gio::shmem_addr_accessible(buffer.get(), run().peer), 1);
+  EXPECT_EQ(gio::shmem_addr_accessible(&local, run().peer), 0) << "a host stack variable is not symmetric";
+  EXPECT_EQ(gio::shmem_addr_accessible(staging_local().get(), run().peer), 0) << "nor is private device memory";
+  int major = 0, minor = 0;
+  gio::shmem_info_get_version(&major, &minor);
+  EXPECT_EQ(major, 1);
+  EXPECT_EQ(minor, 5);
+  char name[gio::SHMEM_MAX_NAME_LEN] = {};
+  gio::shmem_info_get_name(name);
+  EXPECT_EQ(std::string(name), gio::SHMEM_VENDOR_STRING);
+}
+
+// The partner's kernel puts data, fences, then sets this PE's flag; this PE's host waits for the
+// flag (shmem_uint64_wait_until) and must then read the data. Each round's values and flag are
+// new, so a stale flag or stale data from an earlier round cannot pass.
+__global__ void put_then_flag(gio::device_handle h, int* dest, int* source, std::size_t n, int base,
+                              std::uint64_t* flag, std::uint64_t round, int peer) {
+  const gio::ctx c = gio::ctx_default(h);
+  for (std::size_t i = threadIdx.x; i < n; i += blockDim.x) source[i] = base + static_cast<int>(i);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    gio::shmem_ctx_putmem(c, dest, source, n * sizeof(int), peer);
+    gio::shmem_fence(c);
+    gio::shmem_ctx_uint64_p(c, flag, round, peer);
+  }
+}
+
+TEST(HostApi, HostWaitSeesAKernelsFlagAndTheDataBeforeIt) {
+  constexpr std::size_t n = 4096;
+  sym_buffer data(n * sizeof(int));
+  device_buffer source(n * sizeof(int));
+  sym_buffer flag(sizeof(std::uint64_t));
+  auto* word = flag.get<std::uint64_t>();
+  const int rounds = lockstep(200);
+  const gpu::stream_t stream = gpu::stream_create();
+  int stale_rounds = 0;
+  for (int r = 1; r <= rounds; ++r) {
+    EXPECT_EQ(gio::shmem_uint64_test(word, gio::SHMEM_CMP_EQ, static_cast<std::uint64_t>(r)), 0)
+        << "round " << r << ": the flag is set before the partner's kernel ran";
+    gio::shmem_barrier_all();  // both PEs tested before either kernel sets a flag
+    put_then_flag<<<1, 256, 0, stream>>>(run().handle, data.get<int>(), source.get<int>(), n,
+                                         100000 * r + 1000 * run().my_pe, word, r, run().peer);
+    gio::shmem_uint64_wait_until(word, gio::SHMEM_CMP_EQ, static_cast<std::uint64_t>(r));
+    const std::vector<int> got = own_copy(data.get<int>(), n);
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += got[i] != 100000 * r + 1000 * run().peer + static_cast<int>(i);
+    stale_rounds += wrong != 0;
+    EXPECT_EQ(gio::shmem_uint64_test(word, gio::SHMEM_CMP_EQ, static_cast<std::uint64_t>(r)), 1);
+    gpu::stream_sync(stream);
+    gio::shmem_barrier_all();  // both PEs read their data before the next round overwrites it
+  }
+  EXPECT_EQ(stale_rounds, 0) << "PE " << run().my_pe << ": after the wait, the partner's data was stale in "
+                             << stale_rounds << " of " << rounds << " rounds";
+  gpu::stream_destroy(stream);
+}
+
+}  // namespace
+}  // namespace gio_test
