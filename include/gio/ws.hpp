@@ -30,7 +30,7 @@
 //    one thread of one worker of one PE before run() returns on any PE.
 //  * spawn() may be called any number of times per task; the local queue (options.local_capacity
 //    tasks) overflows into a per-worker spill stack (spill_capacity); beyond that run() throws
-//    gio::error naming the worker (no task is silently dropped).
+//    run_failure (a gio::error) on every PE, naming the worker (no task is silently dropped).
 //  * What a task wrote is visible to the host after run() returns. Tasks see each other's writes
 //    only through their own synchronisation (atomics); a spawned task sees what its parent wrote
 //    before spawn() (same worker; a thief copies it after the owner's release fence).
