@@ -497,10 +497,11 @@ class harness {
   }
 
   // One launch of the whole grid on PE 0; returns its span in ns (on PE 0).
-  double amo_rate_launch_ns(const amo_rate_args& a, unsigned workgroups, unsigned threads) {
+  double amo_rate_launch_ns(const amo_rate_args& a, bool fetching, unsigned workgroups, unsigned threads) {
     Shim::barrier_all();
     if (me_ != 0) return 0.0;
-    amo_rate_kernel<Shim><<<workgroups, threads>>>(handle_, a);
+    if (fetching) amo_rate_kernel<Shim, true><<<workgroups, threads>>>(handle_, a);
+    else amo_rate_kernel<Shim, false><<<workgroups, threads>>>(handle_, a);
     gpu::check_launch("amo_rate_kernel");
     gpu::synchronize();
     return span_ns(workgroups);
@@ -514,11 +515,11 @@ class harness {
       gpu::fill(counters_, 0, counter_bytes);
       gpu::synchronize();
     }
-    const amo_rate_args a{counters_, per_thread, fetching, opt_.amo_ops, peer_, timings_};
-    amo_rate_launch_ns(a, workgroups, shape.threads);  // warm-up
+    const amo_rate_args a{counters_, per_thread, opt_.amo_ops, peer_, timings_};
+    amo_rate_launch_ns(a, fetching, workgroups, shape.threads);  // warm-up
     std::vector<double> mops;
     for (unsigned r = 0; r < opt_.repetitions; ++r) {
-      const double ns = amo_rate_launch_ns(a, workgroups, shape.threads);
+      const double ns = amo_rate_launch_ns(a, fetching, workgroups, shape.threads);
       if (me_ == 0) mops.push_back(double(threads) * opt_.amo_ops / ns * 1e3);  // ops per ns = Gops/s
     }
     std::string benchmark = fetching ? "amo_rate_fetch_add" : "amo_rate_add";

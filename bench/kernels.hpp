@@ -268,15 +268,15 @@ __global__ void __launch_bounds__(launch_bound(scope::thread)) amo_latency_kerne
 struct amo_rate_args {
   std::uint64_t* counters;  // symmetric; the peer's are updated
   bool per_thread;          // false: every thread updates counters[0]; true: its own, 128 B apart
-  bool fetching;            // fetch_add, or add (no result)
   unsigned ops_per_thread;
   int peer;
   timing_slot* timings;     // one slot per workgroup
 };
 
-// Every thread of the grid issues `ops_per_thread` remote atomic adds of 1; throughput over the
-// first start and last end of the workgroups. Non-fetching adds are completed by quiet.
-template <class Shim>
+// Every thread of the grid issues `ops_per_thread` remote atomic adds of 1 (fetching or not);
+// throughput over the first start and last end of the workgroups. Non-fetching adds are completed
+// by quiet. One kernel per operation, for both libraries, as amo_latency_kernel and for its reason.
+template <class Shim, bool Fetching>
 __global__ void __launch_bounds__(max_wg_threads) amo_rate_kernel(typename Shim::handle h, amo_rate_args a) {
   __shared__ typename Shim::wg_storage storage;
   const typename Shim::ctx& c = Shim::open_wg(h, storage);
@@ -286,10 +286,10 @@ __global__ void __launch_bounds__(max_wg_threads) amo_rate_kernel(typename Shim:
   const std::uint64_t start = platform::timer_ns();
   std::uint64_t fetched = 0;
   for (unsigned i = 0; i < a.ops_per_thread; ++i) {
-    if (a.fetching) fetched += Shim::atomic_fetch_add(c, counter, 1, a.peer);
+    if constexpr (Fetching) fetched += Shim::atomic_fetch_add(c, counter, 1, a.peer);
     else Shim::atomic_add(c, counter, 1, a.peer);
   }
-  if (!a.fetching) Shim::quiet(c);
+  if constexpr (!Fetching) Shim::quiet(c);
   platform::wg_barrier();
   const std::uint64_t end = platform::timer_ns();
   if (is_leader<scope::wg>()) a.timings[platform::wg_id()] = {start, end};
