@@ -266,12 +266,14 @@ if [ "$tests" = 1 ] && [ "$one_gpu" = 1 ] && command -v nvidia-cuda-mps-control 
   # to this step and stopped after it, whatever the outcome (under_mps, device-env.sh).
   # NVSHMEM's 4-PE jacobi2d entry is left to `apps-bench.sh --mps-only`, which gives it the thread
   # percentage NVSHMEM wants under MPS.
+  # gio::ws with 2 PEs on one GPU side by side (each persistent grid sized to its share), spawning
+  # trees through symmetric and host queues.
   mps_runs() {  # gio-info says MPS and the share; the 4-PE suite; jacobi2d at a size whose grid fills the GPU
     local info
     info=$(timeout 60 "$(command -v mpirun)" --oversubscribe -np 4 "$build/host/gio-info") || { echo "$info"; return 1; }
     echo "$info"
     grep -qE "GPU share: [24] PEs on this GPU under MPS" <<<"$info" || { echo "gio-info: no MPS share reported"; return 1; }
-    ctest --test-dir "$build" -R '^(gpu_tests_4pes|jacobi2d_(gio|inter-k).*_np4|spts_.*_np4)$' -V || return 1
+    ctest --test-dir "$build" -R '^(gpu_tests_4pes|jacobi2d_(gio|inter-k).*_np4|spts_.*_np4|worksteal_(uts_T3|memset|host_queues_uts_T3)_np2)$' -V || return 1
     timeout 120 "$(command -v mpirun)" --oversubscribe --bind-to none -np 4 "$build/apps/jacobi2d/jacobi2d" \
       --variant gio --size 8192x4096 --iterations 1000
   }
