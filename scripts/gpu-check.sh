@@ -145,8 +145,11 @@ run_examples() {
     cmake -S "$repo/examples" -B "$ex" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_ARCHITECTURES=native \
       -DCMAKE_BUILD_TYPE=Release >/dev/null &&
     cmake --build "$ex" -j "$(nproc)" || return 1
-  # The examples CMake builds (its one list).
-  for example in $(sed -n 's/^set(examples \(.*\))$/\1/p' "$repo/examples/CMakeLists.txt"); do
+  # The examples CMake builds (its one list; none found is a failure, not a pass).
+  local examples
+  examples=$(sed -n 's/^set(examples \(.*\))$/\1/p' "$repo/examples/CMakeLists.txt")
+  [ -n "$examples" ] || { echo "run_examples: no 'set(examples ...)' line in examples/CMakeLists.txt"; return 1; }
+  for example in $examples; do
     for np in 2 4; do
       echo "== mpirun -np $np $example"
       timeout 120 "$(command -v mpirun)" --oversubscribe --bind-to none -np $np "$ex/$example" || return 1

@@ -176,39 +176,56 @@ TEST(HostApi, ReallocKeepsTheContentsStaysSymmetricAndRefusesAForeignPointer) {
   gio::shmem_barrier_all();
 }
 
-// Host contexts: a world context and a team context carry puts to the partner and complete with
-// their own quiet; a PE outside the context's team is an error naming the call.
+// Host contexts: a world context carries puts to the partner and completes with its own quiet; a
+// team context numbers PEs as its team: in the team of PEs 1 .. n-1 (team PE r is world PE r + 1)
+// every member puts to its own team number, which must land in its own copy (as world numbers
+// the puts would land one PE lower, PE 0 included). Creating a context is not collective, so a
+// failure is an EXPECT that skips the puts, never an early return that leaves the partner waiting.
 TEST(HostApi, ContextsOfTheWorldAndOfATeam) {
   constexpr std::size_t n = 64;
   sym_buffer buffer(n * sizeof(int));
   int* sym = buffer.get<int>();
+  const int me = run().my_pe, n_pes = run().n_pes;
   gio::shmem_ctx_t ctx = gio::SHMEM_CTX_INVALID;
-  ASSERT_EQ(gio::shmem_ctx_create(gio::SHMEM_CTX_PRIVATE, &ctx), 0);
+  const bool made = gio::shmem_ctx_create(gio::SHMEM_CTX_PRIVATE, &ctx) == 0;
+  EXPECT_TRUE(made) << "shmem_ctx_create";
   expect_partner_values("shmem_ctx_int_put", sym, n, [&](const std::vector<int>& v) {
+    if (!made) return;
     gio::shmem_ctx_int_put(ctx, sym, v.data(), n, run().peer);
     gio::shmem_ctx_quiet(ctx);
   });
-  gio::shmem_ctx_destroy(ctx);
+  if (made) gio::shmem_ctx_destroy(ctx);
 
-  const int n_pes = run().n_pes;
-  gio::shmem_team_t copy = gio::SHMEM_TEAM_INVALID;  // every PE, numbered as in the world
-  ASSERT_EQ(gio::shmem_team_split_strided(gio::SHMEM_TEAM_WORLD, 0, 1, n_pes, nullptr, 0, &copy), 0);
-  gio::shmem_ctx_t team_ctx = gio::SHMEM_CTX_INVALID;
-  ASSERT_EQ(gio::shmem_team_create_ctx(copy, 0, &team_ctx), 0);
-  expect_partner_values("shmem_ctx_int_put on a team context", sym, n, [&](const std::vector<int>& v) {
-    gio::shmem_ctx_int_put(team_ctx, sym, v.data(), n, run().peer);
-    gio::shmem_ctx_quiet(team_ctx);
-  });
-  int one = 1;
-  try {
-    gio::shmem_ctx_int_put(team_ctx, sym, &one, 1, n_pes);
-    ADD_FAILURE() << "a PE outside the context's team was accepted";
-  } catch (const gio::error& e) {
-    EXPECT_NE(std::string(e.what()).find("shmem_ctx_int_put"), std::string::npos) << e.what();
+  gio::shmem_team_t from_one = gio::SHMEM_TEAM_INVALID;
+  ASSERT_EQ(gio::shmem_team_split_strided(gio::SHMEM_TEAM_WORLD, 1, 1, n_pes - 1, nullptr, 0, &from_one), 0);
+  const bool member = from_one != gio::SHMEM_TEAM_INVALID;
+  EXPECT_EQ(member, me >= 1);
+  clear_own(sym, n);
+  gio::shmem_barrier_all();
+  if (member) {
+    gio::shmem_ctx_t team_ctx = gio::SHMEM_CTX_INVALID;
+    const bool team_made = gio::shmem_team_create_ctx(from_one, 0, &team_ctx) == 0;
+    EXPECT_TRUE(team_made) << "shmem_team_create_ctx";
+    if (team_made) {
+      const std::vector<int> mine = values_of<int>(me, n);
+      gio::shmem_ctx_int_put(team_ctx, sym, mine.data(), n, gio::shmem_team_my_pe(from_one));
+      gio::shmem_ctx_quiet(team_ctx);
+      int one = 1;
+      try {
+        gio::shmem_ctx_int_put(team_ctx, sym, &one, 1, n_pes - 1);  // the team has n_pes - 1 PEs
+        ADD_FAILURE() << "a PE outside the context's team was accepted";
+      } catch (const gio::error& e) {
+        EXPECT_NE(std::string(e.what()).find("shmem_ctx_int_put"), std::string::npos) << e.what();
+      }
+    }
   }
+  gio::shmem_barrier_all();
+  const std::vector<int> expected = member ? values_of<int>(me, n) : std::vector<int>(n, 0);
+  EXPECT_EQ(mismatches(own_copy(sym, n), expected), 0u)
+      << "PE " << me << (member ? ": its put through the team context to its own team number" : ": no put was meant for it");
   gio::shmem_ctx_t bad = gio::SHMEM_CTX_INVALID;
   EXPECT_THROW(gio::shmem_ctx_create(1L << 20, &bad), gio::error) << "unknown option bits";
-  gio::shmem_team_destroy(copy);  // destroys team_ctx with it
+  gio::shmem_team_destroy(from_one);  // collective over the team (a no-op on PE 0); its contexts go with it
   gio::shmem_barrier_all();
 }
 
@@ -227,7 +244,8 @@ TEST(HostApi, AccessibilityAndInfo) {
   EXPECT_EQ(minor, 5);
   char name[gio::SHMEM_MAX_NAME_LEN] = {};
   gio::shmem_info_get_name(name);
-  EXPECT_EQ(std::string(name), gio::SHMEM_VENDOR_STRING);
+  EXPECT_EQ(std::string(name).rfind(std::string(gio::SHMEM_VENDOR_STRING) + " ", 0), 0u) << name;
+  EXPECT_LT(std::string(name).size(), static_cast<std::size_t>(gio::SHMEM_MAX_NAME_LEN));
 }
 
 // The partner's kernel puts data, fences, then sets this PE's flag; this PE's host waits for the
