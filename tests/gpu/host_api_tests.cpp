@@ -2,8 +2,8 @@
 // typed RMA and its _nbi, strided RMA, collect and alltoalls, realloc, host contexts, the
 // accessibility and info queries, and a host wait that sees a kernel's signal and the data before
 // it. tests/mp runs the same calls over the GPU-less build's shared-memory heap; here the heap is
-// GPU memory, so the host reaches it through the backend's copies (and this file reads its own
-// heap with shmem_getmem from this PE, never by dereferencing it).
+// GPU memory, so the host reaches it through the backend's copies. The calls that move one
+// partner's data go through harness.hpp's exchange_and_verify, as the other RMA tests do.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -40,73 +40,58 @@ template <class T> std::size_t mismatches(const std::vector<T>& got, const std::
   return wrong;
 }
 
-// Every PE writes its values into its partner's copy with the call under test, then reads them
-// back from its own copy: they must be the partner's.
-template <class T, class Put>
-void expect_partner_values(const char* what, T* sym, std::size_t n, Put put) {
-  clear_own(sym, n);
-  gio::shmem_barrier_all();
-  const std::vector<T> mine = values_of<T>(run().my_pe, n);
-  put(mine);
-  gio::shmem_barrier_all();
-  EXPECT_EQ(mismatches(own_copy(sym, n), values_of<T>(run().peer, n)), 0u)
-      << what << ": PE " << run().my_pe << " does not hold PE " << run().peer << "'s values";
-  gio::shmem_barrier_all();
-}
+// One transfer of `bytes` at offset 0 of the source to offset 0 of the destination.
+std::vector<transfer_case> whole(std::size_t bytes) { return {{0, 0, bytes}}; }
 
 TEST(HostApi, TypedPutGetPAndGOfSeveralTypes) {
   constexpr std::size_t n = 1000;
-  sym_buffer buffer(n * sizeof(double));
-  auto* ints = buffer.get<int>();
-  auto* doubles = buffer.get<double>();
-  auto* words = buffer.get<std::uint64_t>();
+  unsigned char* sym = staging_sym().get();
+  unsigned char* local = staging_local().get();
   const int peer = run().peer;
-  expect_partner_values("shmem_int_put", ints, n, [&](const std::vector<int>& v) { gio::shmem_int_put(ints, v.data(), n, peer); });
-  expect_partner_values("shmem_double_put_nbi + shmem_quiet", doubles, n, [&](const std::vector<double>& v) {
-    gio::shmem_double_put_nbi(doubles, v.data(), n, peer);
+  exchange_and_verify("shmem_int_put", local, sym, n * sizeof(int), whole(n * sizeof(int)), [&] {
+    gio::shmem_int_put(reinterpret_cast<int*>(sym), reinterpret_cast<const int*>(local), n, peer);
+  });
+  exchange_and_verify("shmem_double_put_nbi + shmem_quiet", local, sym, n * sizeof(double), whole(n * sizeof(double)), [&] {
+    gio::shmem_double_put_nbi(reinterpret_cast<double*>(sym), reinterpret_cast<const double*>(local), n, peer);
     gio::shmem_quiet();
   });
-  expect_partner_values("shmem_uint64_p", words, 8, [&](const std::vector<std::uint64_t>& v) {
-    for (std::size_t i = 0; i < v.size(); ++i) gio::shmem_uint64_p(words + i, v[i], peer);
+  exchange_and_verify("shmem_uint64_p", local, sym, 8 * sizeof(std::uint64_t), whole(8 * sizeof(std::uint64_t)), [&] {
+    std::uint64_t values[8];
+    gpu::to_host(values, local, sizeof values);
+    for (int i = 0; i < 8; ++i) gio::shmem_uint64_p(reinterpret_cast<std::uint64_t*>(sym) + i, values[i], peer);
   });
-  // Gets: this PE's values are in its own copy; the partner reads them.
-  const std::vector<int> mine = values_of<int>(run().my_pe, n);
-  gio::shmem_int_put(ints, mine.data(), n, run().my_pe);
-  gio::shmem_barrier_all();
-  std::vector<int> got(n, -1);
-  gio::shmem_int_get(got.data(), ints, n, peer);
-  EXPECT_EQ(mismatches(got, values_of<int>(peer, n)), 0u) << "shmem_int_get from PE " << peer;
-  std::vector<int> got_nbi(n, -1);
-  gio::shmem_int_get_nbi(got_nbi.data(), ints, n, peer);
-  gio::shmem_quiet();
-  EXPECT_EQ(mismatches(got_nbi, values_of<int>(peer, n)), 0u) << "shmem_int_get_nbi + shmem_quiet from PE " << peer;
-  EXPECT_EQ(gio::shmem_int_g(ints + 7, peer), value_of<int>(peer, 7)) << "shmem_int_g";
-  gio::shmem_barrier_all();
+  exchange_and_verify("shmem_int_get", sym, local, n * sizeof(int), whole(n * sizeof(int)), [&] {
+    gio::shmem_int_get(reinterpret_cast<int*>(local), reinterpret_cast<const int*>(sym), n, peer);
+  });
+  exchange_and_verify("shmem_int_get_nbi + shmem_quiet", sym, local, n * sizeof(int), whole(n * sizeof(int)), [&] {
+    gio::shmem_int_get_nbi(reinterpret_cast<int*>(local), reinterpret_cast<const int*>(sym), n, peer);
+    gio::shmem_quiet();
+  });
+  exchange_and_verify("shmem_int_g", sym, local, 8 * sizeof(int), {{7 * sizeof(int), 7 * sizeof(int), sizeof(int)}}, [&] {
+    const int value = gio::shmem_int_g(reinterpret_cast<const int*>(sym) + 7, peer);
+    gpu::to_device(local + 7 * sizeof(int), &value, sizeof value);
+  });
 }
 
 // iput: element i of the source (sst apart) lands at element i * dst of the partner's copy, and
 // nothing in between changes; iget reads the partner's elements sst apart into dst-apart slots.
 TEST(HostApi, StridedPutAndGet) {
   constexpr std::size_t n = 300;
-  constexpr std::ptrdiff_t dst = 3, sst = 2;
-  sym_buffer buffer(n * dst * sizeof(int));
-  int* sym = buffer.get<int>();
-  clear_own(sym, n * dst);
-  gio::shmem_barrier_all();
-  const std::vector<int> source = values_of<int>(run().my_pe, n * sst);
-  gio::shmem_int_iput(sym, source.data(), dst, sst, n, run().peer);
-  gio::shmem_barrier_all();
-  std::vector<int> want(n * dst, 0);
-  for (std::size_t i = 0; i < n; ++i) want[i * dst] = value_of<int>(run().peer, i * sst);
-  EXPECT_EQ(mismatches(own_copy(sym, n * dst), want), 0u) << "shmem_int_iput from PE " << run().peer;
-  gio::shmem_barrier_all();
-  // The partner's copy now holds this PE's elements at i * dst: fetch every dst-th one back.
-  std::vector<int> got(n * 2, -1);
-  gio::shmem_int_iget(got.data(), sym, 2, dst, n, run().peer);
-  std::vector<int> expected(n * 2, -1);
-  for (std::size_t i = 0; i < n; ++i) expected[i * 2] = value_of<int>(run().my_pe, i * sst);
-  EXPECT_EQ(mismatches(got, expected), 0u) << "shmem_int_iget from PE " << run().peer;
-  gio::shmem_barrier_all();
+  unsigned char* sym = staging_sym().get();
+  unsigned char* local = staging_local().get();
+  // Element i at i * source_stride of the source, at i * dest_stride of the destination.
+  const auto strided_cases = [](std::ptrdiff_t dest_stride, std::ptrdiff_t source_stride) {
+    std::vector<transfer_case> cases;
+    for (std::size_t i = 0; i < n; ++i) cases.push_back({i * source_stride * sizeof(int), i * dest_stride * sizeof(int), sizeof(int)});
+    return cases;
+  };
+  const std::size_t extent = n * 3 * sizeof(int);
+  exchange_and_verify("shmem_int_iput", local, sym, extent, strided_cases(3, 2), [&] {
+    gio::shmem_int_iput(reinterpret_cast<int*>(sym), reinterpret_cast<const int*>(local), 3, 2, n, run().peer);
+  });
+  exchange_and_verify("shmem_int_iget", sym, local, extent, strided_cases(2, 3), [&] {
+    gio::shmem_int_iget(reinterpret_cast<int*>(local), reinterpret_cast<const int*>(sym), 2, 3, n, run().peer);
+  });
 }
 
 // shmem_collect with unequal counts (PE p gives p + 1 elements) and shmem_alltoalls with strides.
@@ -189,9 +174,10 @@ TEST(HostApi, ContextsOfTheWorldAndOfATeam) {
   gio::shmem_ctx_t ctx = gio::SHMEM_CTX_INVALID;
   const bool made = gio::shmem_ctx_create(gio::SHMEM_CTX_PRIVATE, &ctx) == 0;
   EXPECT_TRUE(made) << "shmem_ctx_create";
-  expect_partner_values("shmem_ctx_int_put", sym, n, [&](const std::vector<int>& v) {
+  unsigned char* local = staging_local().get();
+  exchange_and_verify("shmem_ctx_int_put", local, sym, n * sizeof(int), whole(n * sizeof(int)), [&] {
     if (!made) return;
-    gio::shmem_ctx_int_put(ctx, sym, v.data(), n, run().peer);
+    gio::shmem_ctx_int_put(ctx, sym, reinterpret_cast<const int*>(local), n, run().peer);
     gio::shmem_ctx_quiet(ctx);
   });
   if (made) gio::shmem_ctx_destroy(ctx);
