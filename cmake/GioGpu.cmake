@@ -77,3 +77,18 @@ function(gio_gpu_sources)
     set_source_files_properties(${ARGN} PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "${opts}")
   endif()
 endfunction()
+
+# CUDA compile-only builds (GIO_GPU_TESTS_PTX_ONLY: CI): `target` compiles for the virtual
+# architectures of CMAKE_CUDA_ARCHITECTURES, NVVM unoptimised. Every source goes through the front
+# end and NVVM to PTX; ptxas and NVVM's optimiser, most of the time, are left out
+# (docs/decisions.md). What such a target builds is not for running.
+function(gio_compile_to_ptx_only target)
+  set(virtual_architectures "")
+  foreach(arch ${CMAKE_CUDA_ARCHITECTURES})
+    string(REGEX REPLACE "-(real|virtual)$" "" arch "${arch}")
+    list(APPEND virtual_architectures ${arch}-virtual)
+  endforeach()
+  list(REMOVE_DUPLICATES virtual_architectures)
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${virtual_architectures}")
+  target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:SHELL:-Xcicc -O0>")
+endfunction()

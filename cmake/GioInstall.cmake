@@ -1,5 +1,6 @@
 # cmake --install: headers (include/gio and the device library as gio/device), libgio, gio-info,
-# and a CMake package: find_package(gio) gives gio::gio, and gio::checks for checked device code.
+# and a CMake package: find_package(gio) gives gio::gio, gio::checks for checked device code, and (CUDA)
+# gio::collectives, the collectives out of line.
 include(CMakePackageConfigHelpers)
 
 # include/gio/device and include/gio/templates are links into the tree: their files are installed
@@ -7,10 +8,15 @@ include(CMakePackageConfigHelpers)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         REGEX "/gio/(device|templates)$" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/device/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/device
-        FILES_MATCHING PATTERN "*.hpp")
+        FILES_MATCHING PATTERN "*.hpp" PATTERN "library" EXCLUDE)  # library/: gio::collectives' own sources
 install(FILES ${GIO_SHIM_INCLUDE}/gio/build_config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio)
-install(TARGETS gio gio_checks gio-info EXPORT gioTargets
+set(gio_installed_targets gio gio_checks gio-info)
+if(TARGET gio_collectives)
+  list(APPEND gio_installed_targets gio_collectives)
+endif()
+install(TARGETS ${gio_installed_targets} EXPORT gioTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT gioTargets NAMESPACE gio:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gio)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/gioConfig.cmake.in

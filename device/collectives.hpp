@@ -124,7 +124,7 @@ GIO_DEVICE void team_sync(const ctx& c, shmem_team_t team, bool quiet, const cha
 GIO_DEVICE int nth_member_after_me(const team_info& t, int k) { return (t.my_pe + 1 + k) % t.size; }
 
 template <class Coop>
-GIO_DEVICE void broadcast(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+GIO_DEVICE void broadcast_inline(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                           std::size_t elem_size, int root, const char* call, source_location loc) {
   const team_info t = team_of(c, team, call, loc);
   check_root(c, root, t, call, loc);
@@ -161,13 +161,13 @@ GIO_DEVICE void exchange_blocks(const ctx& c, shmem_team_t team, void* dest, con
 }
 
 template <class Coop>
-GIO_DEVICE void fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+GIO_DEVICE void fcollect_inline(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                          std::size_t elem_size, const char* call, source_location loc) {
   exchange_blocks<Coop, false>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 
 template <class Coop>
-GIO_DEVICE void alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+GIO_DEVICE void alltoall_inline(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                          std::size_t elem_size, const char* call, source_location loc) {
   exchange_blocks<Coop, true>(c, team, dest, source, nelems, elem_size, call, loc);
 }
@@ -178,7 +178,7 @@ GIO_DEVICE void alltoall(const ctx& c, shmem_team_t team, void* dest, const void
 // sum of the counts before its own, and a second sync completes the pushes. A member's next count
 // store comes after that second sync, which no member passes before it has read every count.
 template <class Coop>
-GIO_DEVICE void collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+GIO_DEVICE void collect_inline(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                         std::size_t elem_size, const char* call, source_location loc) {
   const team_info t = team_of(c, team, call, loc);
   check_size(c, nelems, elem_size, call, loc);
@@ -205,7 +205,7 @@ GIO_DEVICE void collect(const ctx& c, shmem_team_t team, void* dest, const void*
 // alltoalls: block j of source (elements j * nelems ... of stride sst) goes to member j, at block
 // my_pe of its dest (elements my_pe * nelems ... of stride dst).
 template <class Coop>
-GIO_DEVICE void alltoalls(const ctx& c, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
+GIO_DEVICE void alltoalls_inline(const ctx& c, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
                           std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, const char* call,
                           source_location loc) {
   const team_info t = team_of(c, team, call, loc);
@@ -355,7 +355,7 @@ GIO_DEVICE void combine_pushed(const team_info& t, reduce_op op, T* dest, const 
 }
 
 template <class Coop, class T>
-GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t nreduce,
+GIO_DEVICE void reduce_inline(const ctx& c, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t nreduce,
                        const char* call, source_location loc) {
   const team_info t = team_of(c, team, call, loc);
   check_size(c, nreduce, sizeof(T), call, loc);
@@ -388,6 +388,93 @@ GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, c
   reduce_packs<Coop>(c, t, op, reinterpret_cast<narrow*>(dest + done), reinterpret_cast<const narrow*>(source + done),
                      nreduce - done, call, loc);
   sync_team<Coop>(c, t, false, call, loc);  // no member changes its source while another reads it
+}
+
+
+// ---- The calls the bindings make: inline, or out of line in gio::collectives ----------------------
+// A target that links gio::collectives (CUDA; docs/collectives.md, "Out of line") is compiled with
+// GIO_OUT_OF_LINE_COLLECTIVES=1: its collective calls become calls into that library's entries,
+// one per scope (reductions type-erased by dtype), compiled once with a register cap, so that a
+// kernel calling them stays launchable at 1024 threads without launch bounds of its own. The
+// entries' names carry the checks setting, so a checked target calls the checked entries.
+#if defined(GIO_OUT_OF_LINE_COLLECTIVES) && GIO_OUT_OF_LINE_COLLECTIVES
+inline constexpr bool collectives_out_of_line = true;
+#if defined(__HIPCC__)
+#error "gio::collectives (GIO_OUT_OF_LINE_COLLECTIVES) is built for CUDA only (docs/collectives.md, \"Out of line\")"
+#elif defined(__CUDACC__) && !defined(__CUDACC_RDC__)
+#error "gio::collectives calls device code in a library: compile this target as relocatable device code (CMake: CUDA_SEPARABLE_COMPILATION ON; nvcc: -rdc=true)"
+#endif
+#else
+inline constexpr bool collectives_out_of_line = false;
+#endif
+
+namespace out_of_line {
+#if defined(GIO_CHECKS) && GIO_CHECKS
+inline namespace checked {
+#else
+inline namespace unchecked {
+#endif
+// Defined, for coop::thread, wave and wg, in device/library/collectives_entries.hpp.
+template <class Coop>
+__device__ void reduce(const ctx& c, shmem_team_t team, reduce_op op, void* dest, const void* source, std::size_t nreduce,
+                       dtype type, const char* call, source_location loc);
+template <class Coop>
+__device__ void broadcast(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                          std::size_t elem_size, int root, const char* call, source_location loc);
+template <class Coop>
+__device__ void fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                         std::size_t elem_size, const char* call, source_location loc);
+template <class Coop>
+__device__ void alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                         std::size_t elem_size, const char* call, source_location loc);
+template <class Coop>
+__device__ void collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                        std::size_t elem_size, const char* call, source_location loc);
+template <class Coop>
+__device__ void alltoalls(const ctx& c, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
+                          std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, const char* call,
+                          source_location loc);
+}  // namespace checked / unchecked
+}  // namespace out_of_line
+
+template <class Coop>
+GIO_DEVICE void broadcast(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                          std::size_t elem_size, int root, const char* call, source_location loc) {
+  if constexpr (collectives_out_of_line) out_of_line::broadcast<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
+  else broadcast_inline<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
+}
+template <class Coop>
+GIO_DEVICE void fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                         std::size_t elem_size, const char* call, source_location loc) {
+  if constexpr (collectives_out_of_line) out_of_line::fcollect<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  else fcollect_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+}
+template <class Coop>
+GIO_DEVICE void alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                         std::size_t elem_size, const char* call, source_location loc) {
+  if constexpr (collectives_out_of_line) out_of_line::alltoall<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  else alltoall_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+}
+template <class Coop>
+GIO_DEVICE void collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                        std::size_t elem_size, const char* call, source_location loc) {
+  if constexpr (collectives_out_of_line) out_of_line::collect<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  else collect_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+}
+template <class Coop>
+GIO_DEVICE void alltoalls(const ctx& c, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
+                          std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, const char* call,
+                          source_location loc) {
+  if constexpr (collectives_out_of_line)
+    out_of_line::alltoalls<Coop>(c, team, dest, source, dst, sst, nelems, elem_size, call, loc);
+  else alltoalls_inline<Coop>(c, team, dest, source, dst, sst, nelems, elem_size, call, loc);
+}
+template <class Coop, class T>
+GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t nreduce,
+                       const char* call, source_location loc) {
+  if constexpr (collectives_out_of_line)
+    out_of_line::reduce<Coop>(c, team, op, dest, source, nreduce, dtype_of<T>(), call, loc);
+  else reduce_inline<Coop>(c, team, op, dest, source, nreduce, call, loc);
 }
 
 }  // namespace gio::detail
