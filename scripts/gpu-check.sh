@@ -301,6 +301,11 @@ if [ "$bench" = 1 ]; then
       step bench-nvshmem-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
         "$build/bench/gio-bench-nvshmem" --bench signal,amo,amo_rate,barrier,coll --csv "$out/nvshmem-sync.csv"
     fi
+    # The collectives out of line (gio::collectives): what its register cap costs them.
+    if [ -x "$build/bench/gio-bench-collectives-library" ]; then
+      step bench-collectives-library timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
+        "$build/bench/gio-bench-collectives-library" --bench coll --csv "$out/gio-collectives-library.csv"
+    fi
     [ "$gpus" -gt 2 ] && every_gpu_benches
     # What initiating a network operation costs the GPU thread, gda vs ikn (software NIC model);
     # --bind-to none: bound to one core, the proxy and the model starve (docs/transports.md).
