@@ -24,6 +24,7 @@
 #include "gio/device/checks.hpp"
 #include "gio/device/coop.hpp"
 #include "gio/device/copy.hpp"
+#include "gio/device/library.hpp"
 #include "gio/device/rma_core.hpp"
 #include "gio/device/teams.hpp"
 #include "gio/device/wait_core.hpp"
@@ -390,30 +391,11 @@ GIO_DEVICE void reduce_inline(const ctx& c, shmem_team_t team, reduce_op op, T* 
   sync_team<Coop>(c, t, false, call, loc);  // no member changes its source while another reads it
 }
 
-
-// ---- The calls the bindings make: inline, or out of line in gio::collectives ----------------------
-// A target that links gio::collectives (CUDA; docs/collectives.md, "Out of line") is compiled with
-// GIO_OUT_OF_LINE_COLLECTIVES=1: its collective calls become calls into that library's entries,
-// one per scope (reductions type-erased by dtype), compiled once with a register cap, so that a
-// kernel calling them stays launchable at 1024 threads without launch bounds of its own. The
-// entries' names carry the checks setting, so a checked target calls the checked entries.
-#if defined(GIO_OUT_OF_LINE_COLLECTIVES) && GIO_OUT_OF_LINE_COLLECTIVES
-inline constexpr bool collectives_out_of_line = true;
-#if defined(__HIPCC__)
-#error "gio::collectives (GIO_OUT_OF_LINE_COLLECTIVES) is built for CUDA only (docs/collectives.md, \"Out of line\")"
-#elif defined(__CUDACC__) && !defined(__CUDACC_RDC__)
-#error "gio::collectives calls device code in a library: compile this target as relocatable device code (CMake: CUDA_SEPARABLE_COMPILATION ON; nvcc: -rdc=true)"
-#endif
-#else
-inline constexpr bool collectives_out_of_line = false;
-#endif
-
+// ---- The calls the bindings make: inline, or out of line in gio::device_library ---------------
+// A target linking gio::device_library (device/library.hpp) calls the library's entries, one per
+// scope and call (reductions type-erased by dtype), instead of the inline forms above.
 namespace out_of_line {
-#if defined(GIO_CHECKS) && GIO_CHECKS
-inline namespace checked {
-#else
-inline namespace unchecked {
-#endif
+inline namespace GIO_LIBRARY_ENTRIES_NAMESPACE {
 // Defined, for coop::thread, wave and wg, in device/library/collectives_entries.hpp.
 template <class Coop>
 __device__ void reduce(const ctx& c, shmem_team_t team, reduce_op op, void* dest, const void* source, std::size_t nreduce,
@@ -434,45 +416,45 @@ template <class Coop>
 __device__ void alltoalls(const ctx& c, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
                           std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, const char* call,
                           source_location loc);
-}  // namespace checked / unchecked
+}  // namespace GIO_LIBRARY_ENTRIES_NAMESPACE
 }  // namespace out_of_line
 
 template <class Coop>
 GIO_DEVICE void broadcast(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                           std::size_t elem_size, int root, const char* call, source_location loc) {
-  if constexpr (collectives_out_of_line) out_of_line::broadcast<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
+  if constexpr (calls_device_library) out_of_line::broadcast<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
   else broadcast_inline<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
 }
 template <class Coop>
 GIO_DEVICE void fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                          std::size_t elem_size, const char* call, source_location loc) {
-  if constexpr (collectives_out_of_line) out_of_line::fcollect<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  if constexpr (calls_device_library) out_of_line::fcollect<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
   else fcollect_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 template <class Coop>
 GIO_DEVICE void alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                          std::size_t elem_size, const char* call, source_location loc) {
-  if constexpr (collectives_out_of_line) out_of_line::alltoall<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  if constexpr (calls_device_library) out_of_line::alltoall<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
   else alltoall_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 template <class Coop>
 GIO_DEVICE void collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                         std::size_t elem_size, const char* call, source_location loc) {
-  if constexpr (collectives_out_of_line) out_of_line::collect<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  if constexpr (calls_device_library) out_of_line::collect<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
   else collect_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 template <class Coop>
 GIO_DEVICE void alltoalls(const ctx& c, shmem_team_t team, void* dest, const void* source, std::ptrdiff_t dst,
                           std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size, const char* call,
                           source_location loc) {
-  if constexpr (collectives_out_of_line)
+  if constexpr (calls_device_library)
     out_of_line::alltoalls<Coop>(c, team, dest, source, dst, sst, nelems, elem_size, call, loc);
   else alltoalls_inline<Coop>(c, team, dest, source, dst, sst, nelems, elem_size, call, loc);
 }
 template <class Coop, class T>
 GIO_DEVICE void reduce(const ctx& c, shmem_team_t team, reduce_op op, T* dest, const T* source, std::size_t nreduce,
                        const char* call, source_location loc) {
-  if constexpr (collectives_out_of_line)
+  if constexpr (calls_device_library)
     out_of_line::reduce<Coop>(c, team, op, dest, source, nreduce, dtype_of<T>(), call, loc);
   else reduce_inline<Coop>(c, team, op, dest, source, nreduce, call, loc);
 }

@@ -50,8 +50,8 @@ inline std::string workgroup_misfit(const void* kernel, unsigned threads, std::s
   if (static_cast<long long>(threads) > r.max_threads_per_wg)
     return head + "it uses " + std::to_string(r.registers_per_thread) + " registers per thread, and with them and its " +
            "launch bounds at most " + std::to_string(r.max_threads_per_wg) + " threads per workgroup fit (launch fewer "
-           "threads, declare __launch_bounds__ with the count you launch, link gio::collectives to call the collectives out of "
-           "line, or move heavy group calls into a kernel of their own: docs/collectives.md, docs/tuning.md)";
+           "threads, declare __launch_bounds__ with the count you launch, link gio::device_library (the collectives and the network "
+           "path out of line), or move heavy group calls into a kernel of their own: docs/collectives.md, docs/tuning.md)";
   if (dynamic_shmem > r.max_dynamic_shared_bytes)
     return head + "it may use at most " + std::to_string(r.max_dynamic_shared_bytes) + " bytes of dynamic shared memory " +
            "beside its " + std::to_string(r.static_shared_bytes) + " static bytes (ask for less, or raise the kernel's "

@@ -33,6 +33,7 @@
 #include "gio/device/coop.hpp"
 #include "gio/device/copy.hpp"
 #include "gio/device/ctx.hpp"
+#include "gio/device/library.hpp"
 #include "gio/device/transports/gda/wqe_builder.hpp"
 #include "gio/device/transports/route.hpp"
 #include "gio/gda.hpp"
@@ -587,11 +588,41 @@ GIO_DEVICE_GDA_ENTRY inline void complete_qps(const ctx& c, unsigned first, unsi
   }
 }
 
+// The entries a kernel's calls reach: those above, or (a target linking gio::device_library,
+// device/library.hpp) the library's copies, compiled once under its register cap. In relocatable
+// device code an out-of-line function is compiled once for every kernel that calls it, so the
+// entries above would set the register count of every such kernel and be refused by kernels
+// bounded below it (docs/collectives.md, "Out of line").
+namespace library {
+inline namespace GIO_LIBRARY_ENTRIES_NAMESPACE {
+// Defined in device/library/network_entries.hpp, each by calling the entry of the same name above.
+__device__ void put_bytes(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait, group g,
+                          const char* call, source_location loc);
+__device__ void get_bytes(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait, group g,
+                          const char* call, source_location loc);
+__device__ void p_bits(const ctx& c, int pe, void* dest, std::uint64_t bits, unsigned bytes, const char* call,
+                       source_location loc);
+__device__ std::uint64_t g_bits(const ctx& c, int pe, const void* source, unsigned bytes, const char* call,
+                                source_location loc);
+__device__ std::uint64_t amo_bits(const ctx& c, int pe, amo_op op, void* dest, dtype type, std::uint64_t value,
+                                  std::uint64_t cond, const char* call, source_location loc);
+__device__ void put_signal_bytes(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
+                                 std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, bool wait, group g,
+                                 const char* call, source_location loc);
+__device__ void complete_qps(const ctx& c, unsigned first, unsigned count, const char* call, source_location loc);
+}  // namespace GIO_LIBRARY_ENTRIES_NAMESPACE
+}  // namespace library
+#if GIO_CALLS_DEVICE_LIBRARY
+namespace entry = library;
+#else
+namespace entry = ::gio::transports::gda;
+#endif
+
 // Completes every operation this workgroup's context has posted (and any other posted earlier
 // on the same QPs): data at the targets, fetched values home.
 GIO_DEVICE void quiet(const ctx& c, const char* call, source_location loc) {
   const gda_table& t = table(c);
-  complete_qps(c, context_of(t) * t.qps_per_context, t.qps_per_context, call, loc);
+  entry::complete_qps(c, context_of(t) * t.qps_per_context, t.qps_per_context, call, loc);
 }
 
 // The same for every context of this PE: what a barrier and the host's quiet need, since the
@@ -599,7 +630,7 @@ GIO_DEVICE void quiet(const ctx& c, const char* call, source_location loc) {
 // does not complete a WQE: the NIC may still be working on it).
 GIO_DEVICE void quiet_all(const ctx& c, const char* call, source_location loc) {
   const gda_table& t = table(c);
-  complete_qps(c, 0, t.contexts * t.qps_per_context, call, loc);
+  entry::complete_qps(c, 0, t.contexts * t.qps_per_context, call, loc);
 }
 
 // ---- the typed forms the routed calls use: argument conversions, inlined ------------------------
@@ -615,22 +646,22 @@ template <class Coop> GIO_DEVICE constexpr group group_of() {
 template <class Coop>
 GIO_DEVICE void put(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait, const char* call,
                     source_location loc) {
-  put_bytes(c, pe, dest, source, bytes, wait, group_of<Coop>(), call, loc);
+  entry::put_bytes(c, pe, dest, source, bytes, wait, group_of<Coop>(), call, loc);
 }
 template <class Coop>
 GIO_DEVICE void get(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes, bool wait, const char* call,
                     source_location loc) {
-  get_bytes(c, pe, dest, source, bytes, wait, group_of<Coop>(), call, loc);
+  entry::get_bytes(c, pe, dest, source, bytes, wait, group_of<Coop>(), call, loc);
 }
 template <class T> GIO_DEVICE void p(const ctx& c, int pe, T* dest, T value, const char* call, source_location loc) {
   static_assert(sizeof(T) <= 8, "one element of at most 8 bytes");
   std::uint64_t bits = 0;
   __builtin_memcpy(&bits, &value, sizeof(T));
-  p_bits(c, pe, dest, bits, sizeof(T), call, loc);
+  entry::p_bits(c, pe, dest, bits, sizeof(T), call, loc);
 }
 template <class T> GIO_DEVICE T g(const ctx& c, int pe, const T* source, const char* call, source_location loc) {
   static_assert(sizeof(T) <= 8, "one element of at most 8 bytes");
-  const std::uint64_t bits = g_bits(c, pe, source, sizeof(T), call, loc);
+  const std::uint64_t bits = entry::g_bits(c, pe, source, sizeof(T), call, loc);
   T value;
   __builtin_memcpy(&value, &bits, sizeof(T));
   return value;
@@ -640,14 +671,14 @@ GIO_DEVICE T amo(const ctx& c, int pe, amo_op op, T* dest, T value, T cond, cons
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "gio atomics work on 4- and 8-byte types");
   using U = platform::bits_t<T>;
   const auto bits = [](T v) { return static_cast<std::uint64_t>(platform::bit_cast<U>(v)); };
-  const std::uint64_t old = amo_bits(c, pe, op, dest, dtype_of<T>(), bits(value), bits(cond), call, loc);
+  const std::uint64_t old = entry::amo_bits(c, pe, op, dest, dtype_of<T>(), bits(value), bits(cond), call, loc);
   return platform::bit_cast<T>(static_cast<U>(old));
 }
 template <class Coop>
 GIO_DEVICE void put_signal(const ctx& c, int pe, void* dest, const void* source, std::size_t bytes,
                            std::uint64_t* sig_addr, std::uint64_t signal, int sig_op, bool wait, const char* call,
                            source_location loc) {
-  put_signal_bytes(c, pe, dest, source, bytes, sig_addr, signal, sig_op, wait, group_of<Coop>(), call, loc);
+  entry::put_signal_bytes(c, pe, dest, source, bytes, sig_addr, signal, sig_op, wait, group_of<Coop>(), call, loc);
 }
 
 // ---- the transport interface (transports/dispatch.hpp lists the members and their contracts) ----

@@ -1,8 +1,10 @@
-// gio::collectives (device/collectives.hpp, "out of line"): this binary is compiled with
-// GIO_OUT_OF_LINE_COLLECTIVES, so its collective calls go to the library's entries. The kernel of
-// issue 25's register goal (int64 and double sum and max reductions, broadcastmem and fcollectmem
-// at workgroup scope, no launch bounds) must then fit 1024 threads and give the results the
-// inline collectives give (tests/gpu's collective tests check those for every type and team).
+// gio::device_library (device/library.hpp): this binary is compiled with GIO_DEVICE_LIBRARY, so
+// its collectives and its network path are calls into the library's entries. The kernel of issue
+// 25's register goal (int64 and double sum and max reductions, broadcastmem and fcollectmem at
+// workgroup scope, no launch bounds) must then fit 1024 threads and give the results the inline
+// collectives give (tests/gpu's collective tests check those for every type and team); so must a
+// kernel of workgroup puts, an atomic and a put with signal, whose inline form carries the network
+// path's entries.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -15,7 +17,7 @@
 namespace gio_test {
 namespace {
 
-static_assert(gio::detail::collectives_out_of_line, "this binary must be compiled with GIO_OUT_OF_LINE_COLLECTIVES");
+static_assert(gio::detail::calls_device_library, "this binary must be compiled with GIO_DEVICE_LIBRARY");
 
 constexpr std::size_t n = 3000;  // not a multiple of the 16-byte packs: the reductions' tails run too
 constexpr unsigned threads = 1024;
@@ -45,14 +47,58 @@ __global__ void six_collectives(gio::device_handle h, six_buffers b) {
   gio::shmem_fcollectmem_wg(c, world, b.bytes + 3 * n, b.bytes + 2 * n, n);
 }
 
-TEST(CollectivesLibrary, SixCollectivesFitAThousandThreadsWithoutLaunchBounds) {
-  gio::platform::kernel_resources r{};
-  ASSERT_TRUE(gio::platform::launch_ok(gio::platform::kernel_resources_of(reinterpret_cast<const void*>(&six_collectives), &r)));
-  EXPECT_LE(r.registers_per_thread, 64) << "the kernel's registers: the entries' cap should bound them";
-  EXPECT_GE(r.max_threads_per_wg, static_cast<int>(threads));
+// Workgroup puts of `n` ints to the peer, a fetch-add on its counter and a put with signal of
+// the first `n` ints again into its second block: every call whose inline form reaches the
+// network path's entries.
+__global__ void puts_atomic_signal(gio::device_handle h, int* dest, const int* source, std::uint64_t* counter,
+                                   std::uint64_t* signal, int peer) {
+  __shared__ gio::ctx storage;
+  const gio::ctx& c = gio::ctx_create_wg(h, storage);
+  gio::shmem_ctx_putmem_wg(c, dest, source, n * sizeof(int), peer);
+  if (threadIdx.x == 0) gio::shmem_ctx_uint64_atomic_fetch_add(c, counter, 1, peer);
+  gio::shmem_ctx_putmem_signal_wg(c, dest + n, source, n * sizeof(int), signal, 1, gio::SHMEM_SIGNAL_ADD, peer);
+  gio::shmem_ctx_quiet(c);
 }
 
-TEST(CollectivesLibrary, SixCollectivesGiveTheInlineResults) {
+template <class Kernel> void expect_fits_a_thousand_threads(Kernel kernel, const char* name) {
+  gio::platform::kernel_resources r{};
+  ASSERT_TRUE(gio::platform::launch_ok(gio::platform::kernel_resources_of(reinterpret_cast<const void*>(kernel), &r)));
+  EXPECT_LE(r.registers_per_thread, 64) << name << ": the library's register cap should bound the kernel's count";
+  EXPECT_GE(r.max_threads_per_wg, static_cast<int>(threads)) << name;
+}
+
+TEST(DeviceLibrary, KernelsFitAThousandThreadsWithoutLaunchBounds) {
+  expect_fits_a_thousand_threads(&six_collectives, "six_collectives");
+  expect_fits_a_thousand_threads(&puts_atomic_signal, "puts_atomic_signal");
+}
+
+TEST(DeviceLibrary, PutsAtomicAndSignalDeliver) {
+  const int me = run().my_pe, peer = run().peer;
+  sym_buffer data(2 * n * sizeof(int)), words(2 * sizeof(std::uint64_t));
+  device_buffer source(n * sizeof(int));
+  const int rounds = lockstep(20);
+  for (int r = 1; r <= rounds; ++r) {
+    std::vector<int> mine(n);
+    for (std::size_t k = 0; k < n; ++k) mine[k] = 100000 * r + 1000 * me + static_cast<int>(k);
+    gpu::to_device(source.get(), mine.data(), n * sizeof(int));
+    gio::shmem_barrier_all();
+    puts_atomic_signal<<<1, threads>>>(run().handle, data.get<int>(), source.get<int>(), words.get<std::uint64_t>(),
+                                       words.get<std::uint64_t>() + 1, peer);
+    gpu::finish_launch("puts_atomic_signal");
+    gio::shmem_barrier_all();
+    std::vector<int> got(2 * n);
+    std::uint64_t counters[2] = {};
+    gpu::to_host(got.data(), data.get(), got.size() * sizeof(int));
+    gpu::to_host(counters, words.get(), sizeof counters);
+    std::size_t wrong = 0;
+    for (std::size_t k = 0; k < 2 * n; ++k) wrong += got[k] != 100000 * r + 1000 * peer + static_cast<int>(k % n);
+    ASSERT_EQ(wrong, 0u) << "PE " << me << ", round " << r << ": ints that are not the peer's";
+    ASSERT_EQ(counters[0], static_cast<std::uint64_t>(r)) << "the peer's fetch-adds";
+    ASSERT_EQ(counters[1], static_cast<std::uint64_t>(r)) << "the peer's signal adds";
+  }
+}
+
+TEST(DeviceLibrary, SixCollectivesGiveTheInlineResults) {
   const int n_pes = run().n_pes, me = run().my_pe;
   sym_buffer ints(3 * n * sizeof(std::int64_t)), doubles(3 * n * sizeof(double)), bytes((3 + n_pes) * n);
   const six_buffers b{ints.get<std::int64_t>(), doubles.get<double>(), bytes.get()};
