@@ -1,6 +1,6 @@
 # cmake --install: headers (include/gio and the device library as gio/device), libgio, gio-info,
 # and a CMake package: find_package(gio) gives gio::gio, gio::checks for checked device code, and (CUDA)
-# gio::device_library, the collectives out of line.
+# gio::device_library, the collectives and the network path out of line.
 include(CMakePackageConfigHelpers)
 
 # include/gio/device and include/gio/templates are links into the tree: their files are installed
@@ -8,7 +8,7 @@ include(CMakePackageConfigHelpers)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         REGEX "/gio/(device|templates)$" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/device/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio/device
-        FILES_MATCHING PATTERN "*.hpp" PATTERN "library" EXCLUDE)  # library/: gio::device_library' own sources
+        FILES_MATCHING PATTERN "*.hpp" PATTERN "library" EXCLUDE)  # library/: gio::device_library's own sources
 install(FILES ${GIO_SHIM_INCLUDE}/gio/build_config.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gio)
 set(gio_installed_targets gio gio_checks gio-info)
 if(TARGET gio_device_library)

@@ -1,4 +1,4 @@
-// gio::device_library' entries (device/collectives.hpp declares them): each calls the inline
+// gio::device_library's collective entries (device/collectives.hpp declares them): each calls the inline
 // implementation, so the library and the header-only form run the same code. Included only by the
 // sources device/CMakeLists.txt generates, one per scope and checks setting; GIO_COLLECTIVES_COOP
 // names the scope, GIO_CHECKS the setting (0 or 1).
