@@ -145,8 +145,8 @@ GIO_DEVICE void broadcast_inline(const ctx& c, shmem_team_t team, void* dest, co
 // fcollect: every member's source lands at block my_pe of every member's dest. alltoall: block
 // j of source goes to member j, at block my_pe of its dest.
 template <class Coop, bool AllToAll>
-GIO_DEVICE void exchange_blocks(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
-                                std::size_t elem_size, const char* call, source_location loc) {
+GIO_DEVICE void exchange_blocks_inline(const ctx& c, shmem_team_t team, void* dest, const void* source,
+                                       std::size_t nelems, std::size_t elem_size, const char* call, source_location loc) {
   const team_info t = team_of(c, team, call, loc);
   check_size(c, nelems, elem_size, call, loc);
   const std::size_t bytes = nelems * elem_size;
@@ -159,18 +159,6 @@ GIO_DEVICE void exchange_blocks(const ctx& c, shmem_team_t team, void* dest, con
     copy_to_member<Coop>(c, t, j, my_block, from, bytes, call, loc);
   }
   sync_team<Coop>(c, t, false, call, loc);
-}
-
-template <class Coop>
-GIO_DEVICE void fcollect_inline(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
-                         std::size_t elem_size, const char* call, source_location loc) {
-  exchange_blocks<Coop, false>(c, team, dest, source, nelems, elem_size, call, loc);
-}
-
-template <class Coop>
-GIO_DEVICE void alltoall_inline(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
-                         std::size_t elem_size, const char* call, source_location loc) {
-  exchange_blocks<Coop, true>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 
 // collect: every member's `nelems` (counts may differ) concatenated in team order into every
@@ -403,12 +391,9 @@ __device__ void reduce(const ctx& c, shmem_team_t team, reduce_op op, void* dest
 template <class Coop>
 __device__ void broadcast(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                           std::size_t elem_size, int root, const char* call, source_location loc);
-template <class Coop>
-__device__ void fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
-                         std::size_t elem_size, const char* call, source_location loc);
-template <class Coop>
-__device__ void alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
-                         std::size_t elem_size, const char* call, source_location loc);
+template <class Coop, bool AllToAll>
+__device__ void exchange_blocks(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                                std::size_t elem_size, const char* call, source_location loc);
 template <class Coop>
 __device__ void collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                         std::size_t elem_size, const char* call, source_location loc);
@@ -425,17 +410,22 @@ GIO_DEVICE void broadcast(const ctx& c, shmem_team_t team, void* dest, const voi
   if constexpr (calls_device_library) out_of_line::broadcast<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
   else broadcast_inline<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
 }
+template <class Coop, bool AllToAll>
+GIO_DEVICE void exchange_blocks(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
+                                std::size_t elem_size, const char* call, source_location loc) {
+  if constexpr (calls_device_library)
+    out_of_line::exchange_blocks<Coop, AllToAll>(c, team, dest, source, nelems, elem_size, call, loc);
+  else exchange_blocks_inline<Coop, AllToAll>(c, team, dest, source, nelems, elem_size, call, loc);
+}
 template <class Coop>
 GIO_DEVICE void fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                          std::size_t elem_size, const char* call, source_location loc) {
-  if constexpr (calls_device_library) out_of_line::fcollect<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
-  else fcollect_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  exchange_blocks<Coop, false>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 template <class Coop>
 GIO_DEVICE void alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
                          std::size_t elem_size, const char* call, source_location loc) {
-  if constexpr (calls_device_library) out_of_line::alltoall<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
-  else alltoall_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+  exchange_blocks<Coop, true>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 template <class Coop>
 GIO_DEVICE void collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,

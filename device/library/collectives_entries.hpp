@@ -24,15 +24,11 @@ __device__ void out_of_line::broadcast(const ctx& c, shmem_team_t team, void* de
                                        std::size_t elem_size, int root, const char* call, source_location loc) {
   broadcast_inline<Coop>(c, team, dest, source, nelems, elem_size, root, call, loc);
 }
-template <class Coop>
-__device__ void out_of_line::fcollect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
-                                      std::size_t elem_size, const char* call, source_location loc) {
-  fcollect_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
-}
-template <class Coop>
-__device__ void out_of_line::alltoall(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
-                                      std::size_t elem_size, const char* call, source_location loc) {
-  alltoall_inline<Coop>(c, team, dest, source, nelems, elem_size, call, loc);
+template <class Coop, bool AllToAll>
+__device__ void out_of_line::exchange_blocks(const ctx& c, shmem_team_t team, void* dest, const void* source,
+                                             std::size_t nelems, std::size_t elem_size, const char* call,
+                                             source_location loc) {
+  exchange_blocks_inline<Coop, AllToAll>(c, team, dest, source, nelems, elem_size, call, loc);
 }
 template <class Coop>
 __device__ void out_of_line::collect(const ctx& c, shmem_team_t team, void* dest, const void* source, std::size_t nelems,
@@ -51,10 +47,10 @@ template __device__ void out_of_line::reduce<entry_coop>(const ctx&, shmem_team_
                                                          dtype, const char*, source_location);
 template __device__ void out_of_line::broadcast<entry_coop>(const ctx&, shmem_team_t, void*, const void*, std::size_t,
                                                             std::size_t, int, const char*, source_location);
-template __device__ void out_of_line::fcollect<entry_coop>(const ctx&, shmem_team_t, void*, const void*, std::size_t,
-                                                           std::size_t, const char*, source_location);
-template __device__ void out_of_line::alltoall<entry_coop>(const ctx&, shmem_team_t, void*, const void*, std::size_t,
-                                                           std::size_t, const char*, source_location);
+template __device__ void out_of_line::exchange_blocks<entry_coop, false>(const ctx&, shmem_team_t, void*, const void*,
+                                                                         std::size_t, std::size_t, const char*, source_location);
+template __device__ void out_of_line::exchange_blocks<entry_coop, true>(const ctx&, shmem_team_t, void*, const void*,
+                                                                        std::size_t, std::size_t, const char*, source_location);
 template __device__ void out_of_line::collect<entry_coop>(const ctx&, shmem_team_t, void*, const void*, std::size_t,
                                                           std::size_t, const char*, source_location);
 template __device__ void out_of_line::alltoalls<entry_coop>(const ctx&, shmem_team_t, void*, const void*, std::ptrdiff_t,
