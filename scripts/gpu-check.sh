@@ -289,6 +289,10 @@ if [ "$bench" = 1 ]; then
   step bench-floor mpirun_np 2 "$build/bench/gio-bench-floor" --csv "$out/floor.csv"
   if [ "$base_bench" = 1 ]; then
     step bench-gio mpirun_np 2 "$build/bench/gio-bench" --csv "$out/gio.csv"
+    # The same calls compiled as relocatable device code (docs/tuning.md, "Relocatable device code").
+    if [ -x "$build/bench/gio-bench-rdc" ]; then
+      step bench-gio-rdc mpirun_np 2 "$build/bench/gio-bench-rdc" --csv "$out/gio-rdc.csv"
+    fi
     if [ -x "$build/bench/gio-bench-nvshmem" ] && [ "$gpus" -gt 1 ]; then
       step bench-nvshmem mpirun_np 2 "$build/bench/gio-bench-nvshmem" --csv "$out/nvshmem.csv"
     fi
@@ -301,12 +305,15 @@ if [ "$bench" = 1 ]; then
       step bench-nvshmem-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
         "$build/bench/gio-bench-nvshmem" --bench signal,amo,amo_rate,barrier,coll --csv "$out/nvshmem-sync.csv"
     fi
-    # The same calls through gio::device_library (its collectives and network entries compiled
-    # once, under a register cap): what the cap costs, or saves, against the inline forms above.
-    if [ -x "$build/bench/gio-bench-device-library" ]; then
-      step bench-device-library-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
-        "$build/bench/gio-bench-device-library" --bench signal,amo,amo_rate,barrier,coll --csv "$out/gio-device-library-sync.csv"
-    fi
+    # The same calls as relocatable device code, and through gio::device_library (its collectives
+    # and network entries compiled once, under a register cap): what each build mode costs or saves
+    # against the inline forms above (rows "gio-rdc", "gio-library").
+    for variant in rdc device-library; do
+      if [ -x "$build/bench/gio-bench-$variant" ]; then
+        step bench-$variant-sync timeout 240 "$(command -v mpirun)" --oversubscribe -np 2 \
+          "$build/bench/gio-bench-$variant" --bench signal,amo,amo_rate,barrier,coll --csv "$out/gio-$variant-sync.csv"
+      fi
+    done
     [ "$gpus" -gt 2 ] && every_gpu_benches
     # What initiating a network operation costs the GPU thread, gda vs ikn (software NIC model);
     # --bind-to none: bound to one core, the proxy and the model starve (docs/transports.md).

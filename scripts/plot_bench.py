@@ -18,7 +18,10 @@ import sys
 from collections import OrderedDict
 
 FIELDS = ["system", "benchmark", "scope", "size_bytes", "workgroups", "threads", "value", "unit"]
-GPU_SYSTEMS = ["gio", "nvshmem"]
+# gio-rdc, gio-library: gio-bench-rdc and gio-bench-device-library, gio built as relocatable device
+# code, without and with gio::device_library (bench/CMakeLists.txt).
+GPU_SYSTEMS = ["gio", "gio-rdc", "gio-library", "nvshmem"]
+LINE_STYLE = {"gio": "-", "gio-rdc": "-.", "gio-library": ":", "nvshmem": "--"}
 # Host-MPI baselines, measured once (scope "host") and shown beside every scope of their benchmark.
 BASELINES = ["inter-k", "inter-k-empty"]
 LOWER_IS_BETTER = {"us", "ms", "MiB"}
@@ -86,12 +89,16 @@ def fmt(value):
     return f"{value:.3f}" if value < 100 else f"{value:.1f}"
 
 
-def ratio(rows_by_system, unit):
-    gio, nvshmem = rows_by_system.get("gio"), rows_by_system.get("nvshmem")
-    if gio is None or nvshmem is None or nvshmem == 0:
+def ratio(rows_by_system, unit, ours="gio", theirs="nvshmem"):
+    mine, other = rows_by_system.get(ours), rows_by_system.get(theirs)
+    if mine is None or other is None or other == 0:
         return "–"
     better = "lower" if unit in LOWER_IS_BETTER else "higher"
-    return f"{gio / nvshmem:.2f}x" + (" ✓" if (gio <= nvshmem) == (better == "lower") else "")
+    return f"{mine / other:.2f}x" + (" ✓" if (mine <= other) == (better == "lower") else "")
+
+
+# The ratio columns a table gets, for the systems it holds: (ours, theirs).
+RATIOS = [("gio", "nvshmem"), ("gio-rdc", "gio"), ("gio-library", "gio")]
 
 
 def row_label(benchmark, row):
@@ -137,7 +144,8 @@ def markdown_tables(rows):
         shown_baselines = [b for b in BASELINES if b not in systems and any(k[0] == b and k[1] == benchmark for k in baselines)]
         better = "lower" if unit in LOWER_IS_BETTER else "higher"
         out.append(f"### {benchmark} — scope {scope} ({unit}, {better} is better)\n")
-        header = ["configuration"] + systems + (["gio/nvshmem"] if {"gio", "nvshmem"} <= set(systems) else []) + shown_baselines
+        ratios = [(a, b) for a, b in RATIOS if {a, b} <= set(systems)]
+        header = ["configuration"] + systems + [f"{a}/{b}" for a, b in ratios] + shown_baselines
         out.append("| " + " | ".join(header) + " |")
         out.append("|" + "---|" * len(header))
         configs = OrderedDict()
@@ -146,8 +154,7 @@ def markdown_tables(rows):
             configs[(m["size_bytes"], m["workgroups"], m["threads"])]["by_system"][m["system"]] = m["value"]
         for (size, _, _), c in configs.items():
             cells = [row_label(benchmark, c["row"])] + [fmt(c["by_system"].get(s)) for s in systems]
-            if {"gio", "nvshmem"} <= set(systems):
-                cells.append(ratio(c["by_system"], unit))
+            cells += [ratio(c["by_system"], unit, a, b) for a, b in ratios]
             cells += [fmt(baselines.get((b, benchmark, size))) for b in shown_baselines]
             out.append("| " + " | ".join(cells) + " |")
         if benchmark in BY_SHAPE:
@@ -190,7 +197,7 @@ def plot_latency(plt, rows, path):
     fig, ax = plt.subplots(figsize=(8, 5))
     scope_colors = {"thread": "C0", "wave": "C1", "wg": "C2"}
     for system in GPU_SYSTEMS:
-        style = "-" if system == "gio" else "--"
+        style = LINE_STYLE[system]
         for scope, color in scope_colors.items():
             pts = sorted(series(rows, system=system, benchmark="pingpong_put", scope=scope), key=lambda r: r["size_bytes"])
             if pts:
@@ -222,7 +229,7 @@ def plot_multi_wg(plt, rows, path):
         for size in sorted({m["size_bytes"] for m in members}):
             pts = sorted((m for m in members if m["size_bytes"] == size), key=lambda m: m["workgroups"])
             ax.plot([p["workgroups"] for p in pts], [p["value"] for p in pts], marker="o", ms=3,
-                    linestyle="-" if system == "gio" else "--", label=f"{system} {human_size(size)}")
+                    linestyle=LINE_STYLE[system], label=f"{system} {human_size(size)}")
     ax.set(xscale="log", xlabel="workgroups (one wave each)", ylabel="one-way latency per workgroup (us)",
            title="Multi-workgroup ping-pong (GIO Fig. 5b)")
     ax.set_xscale("log", base=2)
@@ -257,7 +264,7 @@ def plot_by_shape(plt, rows, benchmarks, ylabel, path, log=False):
 
 
 def plot_sizes(ax, rows, benchmark, scopes, title):
-    """Latency against size on `ax`: a line per system and scope (gio solid, NVSHMEM dashed)."""
+    """Latency against size on `ax`: a line per system and scope (LINE_STYLE)."""
     scope_colors = {"thread": "C0", "wave": "C1", "wg": "C2"}
     sizes = set()
     for system in GPU_SYSTEMS:
@@ -266,7 +273,7 @@ def plot_sizes(ax, rows, benchmark, scopes, title):
             if pts:
                 sizes.update(p["size_bytes"] for p in pts)
                 ax.plot([p["size_bytes"] for p in pts], [p["value"] for p in pts], marker="o", ms=3,
-                        color=scope_colors[scope], linestyle="-" if system == "gio" else "--",
+                        color=scope_colors[scope], linestyle=LINE_STYLE[system],
                         label=f"{system} {scope}" if len(scopes) > 1 else system)
     sizes = sorted(sizes)
     ax.set(xscale="log", yscale="log", xlabel="size", ylabel="us", title=title)
@@ -304,11 +311,12 @@ def plot_sync_amo(plt, rows, path):
     labels = [(b, s) for b in SYNCS for s in ("thread", "wave", "wg") if series(rows, benchmark=b, scope=s)]
     labels += [(b, "thread") for b in AMO_LATENCY if series(rows, benchmark=b)]
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(labels)), 4.5))
-    width = 0.4
-    for i, system in enumerate(GPU_SYSTEMS):
+    systems = [s for s in GPU_SYSTEMS if series(rows, system=s)]
+    width = 0.8 / max(len(systems), 1)
+    for i, system in enumerate(systems):
         values = [next((r["value"] for r in series(rows, system=system, benchmark=b, scope=s)), 0) for b, s in labels]
         ax.bar([k + i * width for k in range(len(labels))], values, width=width, label=system)
-    ax.set_xticks([k + width / 2 for k in range(len(labels))])
+    ax.set_xticks([k + width * (len(systems) - 1) / 2 for k in range(len(labels))])
     ax.set_xticklabels([f"{b}\n{s}" for b, s in labels], fontsize=7)
     ax.set(ylabel="us per call", title="Device barriers and remote AMO latency")
     ax.grid(True, axis="y", alpha=0.3)

@@ -18,8 +18,19 @@
 namespace support {
 
 struct gio_shim {
-  // gio runs several PEs on one GPU (DESIGN.md decision 4); the Inter-K baselines run here.
-  static constexpr shim_traits traits{"gio", "GIO_SYMMETRIC_SIZE", false, true};
+  // gio runs several PEs on one GPU (DESIGN.md decision 4); the Inter-K baselines run here. A
+  // program built another way reports as its own system, so that its rows sit beside the default
+  // build's in one table, and leaves the baselines to that one: "gio-library" linking
+  // gio::device_library, "gio-rdc" compiled as relocatable device code without it.
+#if defined(__CUDACC_RDC__)
+  static constexpr bool relocatable = true;
+#else
+  static constexpr bool relocatable = false;
+#endif
+  static constexpr const char* system = gio::detail::calls_device_library ? "gio-library"
+                                        : relocatable                      ? "gio-rdc"
+                                                                           : "gio";
+  static constexpr shim_traits traits{system, "GIO_SYMMETRIC_SIZE", false, !relocatable};
 
   // ---- host ----
   // Collective. MPI is already initialised by the harness; gio bootstraps over it.
