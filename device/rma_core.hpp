@@ -38,15 +38,24 @@ GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.tea
 // caller's code: a GPU issues in order, so a load placed after the first use of a previous
 // call's result (a chain of fetch_adds, a counter just waited on) would wait for that result and
 // add its latency to every call; read up front, the loads overlap the previous call's round trip.
+// Team PE `pe` in the context's window (ctx::team_delta and its bits), read without a branch.
+struct window_entry {
+  std::ptrdiff_t delta;
+  bool reachable;  // valid only when this is set
+  bool native_atomics;
+};
+GIO_DEVICE window_entry window_entry_of(const ctx& c, int pe) {
+  const unsigned slot = static_cast<unsigned>(pe) % handle_inline_peers;  // == pe inside the window
+  return {c.team_delta[slot], static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> slot) & 1u),
+          ((c.team_native_atomics >> slot) & 1u) != 0};
+}
 GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
-  const unsigned slot = static_cast<unsigned>(pe) % handle_inline_peers;  // == pe inside the window
-  const bool in_window = static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> slot) & 1u);
+  const window_entry w = window_entry_of(c, pe);
   // The window's answer is the value coming in from this block (no block of its own for the
   // loads to sink into); only a PE outside the window branches away.
-  peer_route where{c.team_delta[slot], ((c.team_native_atomics >> slot) & 1u) != 0, device_transport::p2p,
-                   world_pe(c, pe)};
-  if (!in_window) where = route_world(c, world_pe(c, pe), call, loc);
+  peer_route where{w.delta, w.native_atomics, device_transport::p2p, world_pe(c, pe)};
+  if (!w.reachable) where = route_world(c, world_pe(c, pe), call, loc);
   return where;
 }
 
