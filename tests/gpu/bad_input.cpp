@@ -23,7 +23,7 @@ enum class bad {
   pe_out_of_range, not_symmetric, size_overflow, past_heap_end, bad_comparison, wait_timeout,
   amo_not_symmetric, amo_misaligned, team_not_member, invalid_team, team_pe_out_of_range, broadcast_root,
   iput_bad_stride, iget_span_overflow, collect_not_symmetric, signal_op_unknown, signal_set_pe_out_of_range,
-  signal_add_not_symmetric, alltoalls_bad_stride
+  signal_add_not_symmetric, alltoalls_bad_stride, amo_pe_out_of_range
 };
 
 // `team`: a team of one PE (this one), made by shmem_team_split_strided before the launch. One
@@ -58,6 +58,8 @@ __global__ void bad_call_kernel(gio::device_handle h, int* sym, int* not_sym, gi
   if constexpr (which == bad::signal_add_not_symmetric)
     gio::shmem_signal_add(c, reinterpret_cast<std::uint64_t*>(not_sym), 1, 0);
   if constexpr (which == bad::alltoalls_bad_stride) gio::shmem_alltoalls(c, gio::SHMEM_TEAM_WORLD, sym, sym + 8, 1, 0, 2);
+  // A negative PE: atomics check it before their one-test path reads the window (amo_core.hpp).
+  if constexpr (which == bad::amo_pe_out_of_range) gio::shmem_atomic_fetch_add(c, sym, 1, -1);
 }
 
 // GIO_BAD_INPUT_NETWORK_SAMPLE (tests/gpu/CMakeLists.txt, compile-only sample builds): only the
@@ -94,6 +96,7 @@ constexpr named_case cases[] = {
     named<bad::signal_set_pe_out_of_range>("signal_set_pe_out_of_range"),
     named<bad::signal_add_not_symmetric>("signal_add_not_symmetric"),
     named<bad::alltoalls_bad_stride>("alltoalls_bad_stride"),
+    named<bad::amo_pe_out_of_range>("amo_pe_out_of_range"),
 };
 
 }  // namespace
