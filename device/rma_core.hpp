@@ -33,11 +33,6 @@ GIO_DEVICE peer_route route_world(const ctx& c, int pe, const char* call, source
 // The world PE of PE `pe` of the context's team.
 GIO_DEVICE int world_pe(const ctx& c, int pe) { return c.team.start + pe * c.team.stride; }
 
-// `pe` as the API user gives it: a PE of the context's team. The context's own window first.
-// The window's words are read before anything is decided, with no branch between them and the
-// caller's code: a GPU issues in order, so a load placed after the first use of a previous
-// call's result (a chain of fetch_adds, a counter just waited on) would wait for that result and
-// add its latency to every call; read up front, the loads overlap the previous call's round trip.
 // Team PE `pe` in the context's window (ctx::team_delta and its bits), read without a branch.
 struct window_entry {
   std::ptrdiff_t delta;
@@ -49,6 +44,12 @@ GIO_DEVICE window_entry window_entry_of(const ctx& c, int pe) {
   return {c.team_delta[slot], static_cast<unsigned>(pe) < handle_inline_peers && ((c.team_reachable >> slot) & 1u),
           ((c.team_native_atomics >> slot) & 1u) != 0};
 }
+
+// `pe` as the API user gives it: a PE of the context's team. The context's own window first.
+// The window's words are read before anything is decided, with no branch between them and the
+// caller's code: a GPU issues in order, so a load placed after the first use of a previous
+// call's result (a chain of fetch_adds, a counter just waited on) would wait for that result and
+// add its latency to every call; read up front, the loads overlap the previous call's round trip.
 GIO_DEVICE peer_route route_team_pe(const ctx& c, int pe, const char* call, source_location loc) {
   check_pe(c, pe, call, loc);
   const window_entry w = window_entry_of(c, pe);

@@ -48,9 +48,12 @@ template <class F> GIO_DEVICE decltype(auto) over(const detail::peer_route& wher
 // network transport is on) takes the network whatever else reaches its PE, this PE included (a
 // loopback QP), since a NIC's atomics are not atomic with a GPU's (docs/memory-model.md).
 GIO_DEVICE bool network_atomic_word(const ctx& c, const void* dest) {
-  if constexpr (!gda::compiled_in) return false;
-  const auto offset = static_cast<std::uint64_t>(static_cast<const char*>(dest) - c.h.heap_base);
-  return offset - c.h.atomics_area_offset < c.h.atomics_area_bytes;
+  if constexpr (gda::compiled_in) {
+    const auto offset = static_cast<std::uint64_t>(static_cast<const char*>(dest) - c.h.heap_base);
+    return offset - c.h.atomics_area_offset < c.h.atomics_area_bytes;
+  } else {
+    return false;
+  }
 }
 GIO_DEVICE detail::peer_route atomic_route(const ctx& c, detail::peer_route where, const void* dest) {
   if (network_atomic_word(c, dest)) where.via = detail::device_transport::gda;
