@@ -38,8 +38,8 @@ GIO_DEVICE T amo(const ctx& c, amo_op op, T* dest, T value, T cond, int pe, cons
   const window_entry w = window_entry_of(c, pe);
   const bool network_word = transports::network_atomic_word(c, dest);
   if (__builtin_expect(w.reachable && w.native_atomics && !network_word, 1))
-    return transports::p2p::ops::amo(c, {w.delta, true, device_transport::p2p, pe}, op, dest, value, cond, call,
-                                     loc);
+    return transports::p2p::ops::amo(c, {w.delta, true, device_transport::p2p, world_pe(c, pe)}, op, dest, value,
+                                     cond, call, loc);
   const peer_route where = transports::atomic_route(c, route_team_pe(c, pe, call, loc), dest);
   return transports::over(where, [&](auto t) {
     return decltype(t)::amo(c, where, op, dest, value, cond, call, loc);
