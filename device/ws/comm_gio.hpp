@@ -55,6 +55,9 @@ struct gio_comm {
   // heap's atomics area while a NIC is on (its atomics go through the NIC, this PE's included),
   // nor under GIO_ATOMICS=cas (every atomic is a CAS loop then).
   static GIO_DEVICE std::uint64_t* direct_word(const ctx& c, std::uint64_t* w, int pe) {
+    std::ptrdiff_t delta;
+    if (gio::detail::own_atomics_reach(c, w, pe, delta)) return transports::p2p::translate(w, delta);
+    // A PE outside the context's window, or one of the cases above.
     const gio::detail::peer_route where =
         transports::atomic_route(c, gio::detail::route_team_pe(c, pe, "gio::ws", source_location::current()), w);
     if (where.via != gio::detail::device_transport::p2p || !where.native_atomics) return nullptr;

@@ -100,6 +100,34 @@ GIO_DEVICE void update_signal(std::uint64_t* remote_sig, std::uint64_t signal, i
 // stores cost more than the barrier).
 inline constexpr std::size_t leader_writes_bytes = 64;
 
+// An atomic on `target`, this GPU's address of a peer's word; `native_atomics`: the link executes
+// read-modify-writes natively (else every one is a CAS loop).
+template <class T>
+GIO_DEVICE T amo_at(amo_op op, T* target, T value, T cond, bool native_atomics) {
+  using U = platform::bits_t<T>;
+  U* word = reinterpret_cast<U*>(target);
+  switch (op) {
+    case amo_op::fetch: return platform::ld_relaxed_sys(target);
+    case amo_op::set: platform::st_relaxed_sys(target, value); return T{};
+    case amo_op::compare_swap:
+      return platform::bit_cast<T>(
+          platform::atomic_cas_sys_bits(word, platform::bit_cast<U>(cond), platform::bit_cast<U>(value)));
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    if (native_atomics && !amo_fetches(op)) {
+      amo_native_noreturn_bits(op, word, platform::bit_cast<U>(value));
+      return T{};
+    }
+    if (native_atomics) return platform::bit_cast<T>(amo_native_bits(op, word, platform::bit_cast<U>(value)));
+  } else {
+    if (native_atomics && op == amo_op::swap)
+      return platform::bit_cast<T>(
+          platform::atomic_rmw_sys_bits<platform::rmw::exchange>(word, platform::bit_cast<U>(value)));
+  }
+  return amo_cas_loop(op, target, value);
+}
+
 // ---- the transport interface (transports/dispatch.hpp lists the members and their contracts) ----
 
 struct ops {
@@ -149,29 +177,7 @@ struct ops {
   template <class T>
   GIO_DEVICE static T amo(const ctx&, const detail::peer_route& where, amo_op op, T* dest, T value, T cond,
                           const char*, source_location) {
-    using U = platform::bits_t<T>;
-    T* target = translate(dest, where.delta);
-    U* word = reinterpret_cast<U*>(target);
-    switch (op) {
-      case amo_op::fetch: return platform::ld_relaxed_sys(target);
-      case amo_op::set: platform::st_relaxed_sys(target, value); return T{};
-      case amo_op::compare_swap:
-        return platform::bit_cast<T>(
-            platform::atomic_cas_sys_bits(word, platform::bit_cast<U>(cond), platform::bit_cast<U>(value)));
-      default: break;
-    }
-    if constexpr (std::is_integral_v<T>) {
-      if (where.native_atomics && !amo_fetches(op)) {
-        amo_native_noreturn_bits(op, word, platform::bit_cast<U>(value));
-        return T{};
-      }
-      if (where.native_atomics) return platform::bit_cast<T>(amo_native_bits(op, word, platform::bit_cast<U>(value)));
-    } else {
-      if (where.native_atomics && op == amo_op::swap)
-        return platform::bit_cast<T>(
-            platform::atomic_rmw_sys_bits<platform::rmw::exchange>(word, platform::bit_cast<U>(value)));
-    }
-    return amo_cas_loop(op, target, value);
+    return amo_at(op, translate(dest, where.delta), value, cond, where.native_atomics);
   }
   // The group's stores, a group barrier, then the leader's release fence at system scope
   // (cumulative over the group's stores) and the signal; small payloads are the leader's alone.
