@@ -58,18 +58,32 @@ inline constexpr unsigned hot_polls = 1024;
 template <class T>
 GIO_DEVICE T wait_one(const ctx& c, T* ivar, int cmp, T value, wait_budget& budget, const char* call,
                       source_location loc) {
-#pragma unroll 1
-  for (unsigned poll = 0; poll < hot_polls; ++poll) {
-    const T seen = platform::ld_acquire_sys(ivar);
-    if (compare(seen, cmp, value)) return seen;
-  }
-  for (;;) {
-    const T seen = platform::ld_relaxed_sys(ivar);
-    if (compare(seen, cmp, value)) {
-      const T confirmed = platform::ld_acquire_sys(ivar);
-      if (compare(confirmed, cmp, value)) return confirmed;
+  if constexpr (platform::light_acquire_fence) {
+    // Relaxed polls, and an acquire fence after the one that decides: that read and the fence are
+    // an acquire pattern (PTX memory model), so the value returned is acquired as above, and no
+    // poll before it invalidates the SM's L1.
+    for (;;) {
+      const T seen = platform::ld_relaxed_sys(ivar);
+      if (compare(seen, cmp, value)) {
+        platform::fence_acquire_system();
+        return seen;
+      }
+      budget.tick(c, call, loc, ivar, cmp, value, seen);
     }
-    budget.tick(c, call, loc, ivar, cmp, value, seen);
+  } else {
+#pragma unroll 1
+    for (unsigned poll = 0; poll < hot_polls; ++poll) {
+      const T seen = platform::ld_acquire_sys(ivar);
+      if (compare(seen, cmp, value)) return seen;
+    }
+    for (;;) {
+      const T seen = platform::ld_relaxed_sys(ivar);
+      if (compare(seen, cmp, value)) {
+        const T confirmed = platform::ld_acquire_sys(ivar);
+        if (compare(confirmed, cmp, value)) return confirmed;
+      }
+      budget.tick(c, call, loc, ivar, cmp, value, seen);
+    }
   }
 }
 

@@ -59,6 +59,17 @@ GIO_DEVICE void fence_release_device() {
 #endif
 }
 GIO_DEVICE void fence_sc_system() { asm volatile("fence.sc.sys;" ::: "memory"); }
+// Acquire only, system scope: after a strong read, makes that read an acquire (PTX's acquire
+// pattern) without ordering this thread's earlier writes. Where fence.acquire is missing (before
+// PTX ISA 8.6 or sm_90) the only fence that does it is acq_rel, which waits for every earlier
+// write: waits keep acquire loads there (light_acquire_fence).
+#if __CUDA_ARCH__ >= 900 && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+inline constexpr bool light_acquire_fence = true;
+GIO_DEVICE void fence_acquire_system() { asm volatile("fence.acquire.sys;" ::: "memory"); }
+#else
+inline constexpr bool light_acquire_fence = false;
+GIO_DEVICE void fence_acquire_system() { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+#endif
 
 // Strong system-scope accesses on raw bits (1, 2, 4 or 8 bytes).
 GIO_DEVICE std::uint8_t ld_relaxed_sys_bits(const std::uint8_t* p) {

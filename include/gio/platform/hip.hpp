@@ -49,6 +49,10 @@ GIO_DEVICE void fence_acq_rel_device() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL
 GIO_DEVICE void fence_acq_rel_system() { __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, ""); }
 GIO_DEVICE void fence_release_device() { __builtin_amdgcn_fence(__ATOMIC_RELEASE, "agent"); }
 GIO_DEVICE void fence_sc_system() { __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, ""); }
+// Acquire only, system scope (cuda.hpp says what for). Waits keep acquire loads on AMD: the
+// relaxed-poll form has not been measured there.
+inline constexpr bool light_acquire_fence = false;
+GIO_DEVICE void fence_acquire_system() { __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, ""); }
 
 template <class U> GIO_DEVICE U ld_relaxed_sys_bits(const U* p) {
   return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
