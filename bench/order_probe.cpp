@@ -42,11 +42,11 @@ namespace {
 
 // The last two send as gio_thread does but wait otherwise than gio's acquire loop: relaxed polls
 // then one acquire load of the flag (correct), and volatile polls then a fence (NVSHMEM-like).
-enum variant { relaxed_only, fence_acqrel, st_release, fence_sc, red_release, atom_exch_release, gio_thread, gio_wg,
-               gio_thread_relaxed_poll, gio_thread_volatile_poll, nvariants };
+enum variant { relaxed_only, fence_acqrel, st_release, fence_sc, red_release, atom_exch_release, payload_fence_acqrel,
+               gio_thread, gio_wg, gio_thread_relaxed_poll, gio_thread_volatile_poll, nvariants };
 const char* names[] = {"no order (incorrect: floor)", "fence.acq_rel.sys + st.relaxed.sys", "st.release.sys",
                        "fence.sc.sys + st.relaxed.sys", "red.release.sys.add", "atom.release.sys.exch",
-                       "gio shmem_put_signal", "gio shmem_put_signal_wg",
+                       "payload ld+st, fence.acq_rel.sys, st.relaxed.sys", "gio shmem_put_signal", "gio shmem_put_signal_wg",
                        "gio put_signal; wait: relaxed polls + ld.acquire", "gio put_signal; wait: volatile + fence"};
 
 __device__ void order_and_signal(int v, std::uint64_t* rsig, std::uint64_t seq) {
@@ -83,8 +83,10 @@ __global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::
           if (v == gio_thread || v == gio_thread_relaxed_poll || v == gio_thread_volatile_poll) {
             gio::shmem_ctx_putmem_signal(c, data, data + 1, 8, sig, seq, gio::SHMEM_SIGNAL_SET, peer);
           } else {
-            rdata[0] = seq;
-            order_and_signal(v, rsig, v == red_release ? 0 : seq);
+            // The hand-written send: the payload is the sequence number, or (payload_fence_acqrel)
+            // 8 bytes loaded from this PE's heap as a put reads its source.
+            rdata[0] = v == payload_fence_acqrel ? data[1] + seq : seq;
+            order_and_signal(v == payload_fence_acqrel ? fence_acqrel : v, rsig, v == red_release ? 0 : seq);
           }
         }
       } else {
@@ -107,9 +109,10 @@ __global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::
   if (threadIdx.x == 0) *out = gio::platform::timer_ns() - t0;
 }
 
-enum micro { fence_sc_idle, fence_acqrel_idle, fence_sc_after_remote_store, fence_sc_after_local_store,
+enum micro { fence_sc_idle, fence_acqrel_idle, fence_acquire_idle, fence_sc_after_remote_store, fence_sc_after_local_store,
              atom_sys, atom_gpu, atom_plain, cas_sys, cas_gpu, ld_sys, ld_gpu, nmicro };
 const char* micro_names[] = {"fence.sc.sys, nothing outstanding", "fence.acq_rel.sys, nothing outstanding",
+  "acquire fence (platform::fence_acquire_system), nothing outstanding",
   "st.relaxed.sys remote + fence.sc.sys", "st local + fence.sc.sys", "atom.relaxed.sys.add.u64 remote (chain)",
   "atom.relaxed.gpu.add.u64 remote (chain)", "atom.add.u64 remote (chain)", "atom.relaxed.sys.cas.b64 remote (chain)",
   "atom.relaxed.gpu.cas.b64 remote (chain)", "ld.relaxed.sys remote (chain)", "ld.relaxed.gpu remote (chain)"};
@@ -121,6 +124,7 @@ __global__ void micro_kernel(int m, std::uint64_t* local, std::uint64_t* remote,
     switch (m) {
       case fence_sc_idle: asm volatile("fence.sc.sys;" ::: "memory"); break;
       case fence_acqrel_idle: asm volatile("fence.acq_rel.sys;" ::: "memory"); break;
+      case fence_acquire_idle: gio::platform::fence_acquire_system(); break;
       case fence_sc_after_remote_store: asm volatile("st.relaxed.sys.b64 [%0], %1;\n fence.sc.sys;" ::"l"(remote + 8), "l"(v + i) : "memory"); break;
       case fence_sc_after_local_store: asm volatile("st.relaxed.sys.b64 [%0], %1;\n fence.sc.sys;" ::"l"(local + 8), "l"(v + i) : "memory"); break;
       case atom_sys: asm volatile("atom.relaxed.sys.add.u64 %0, [%1], 1;" : "=l"(v) : "l"(remote + (v & 0)) : "memory"); break;
