@@ -1,14 +1,17 @@
 // Point-to-point synchronisation: wait_until / test and their _all/_any/_some forms. One
 // implementation; the generated bindings (api_generated.hpp) name the call and forward here.
 //
-// How a wait acquires (docs/memory-model.md): every condition is judged on a value read by an
-// acquire load, which synchronises with the write it reads, so the caller then sees everything
-// that writer ordered before its update (fence/quiet, then p). A wait first polls with acquire
-// loads (the load that sees the value is the acquire: no extra round trip; measured on H200 a
-// trailing fence.acq_rel.sys would add 0.58 us, a confirming acquire load 0.16 us; confirmed
-// again in session 12, docs/memory-model.md). A wait still unsatisfied after `hot_polls` polls
-// (tens of microseconds) switches to relaxed polls, confirmed by one acquire load: an acquire
-// load invalidates the SM's L1, which co-resident workgroups should not pay for during a long wait.
+// How a wait acquires (docs/memory-model.md): every condition is judged on a value that was read
+// as an acquire, which synchronises with the write it reads, so the caller then sees everything
+// that writer ordered before its update (fence/quiet, then p). Where PTX has fence.acquire (sm_90,
+// ISA 8.6: platform::light_acquire_fence) a wait polls with relaxed loads and issues one acquire
+// fence after the read that satisfies it: that read and the fence are an acquire pattern, and the
+// fence (an L1 invalidation) is paid once per wait instead of once per poll (docs/results.md,
+// "Waits acquire with one fence"). Elsewhere a wait first polls with acquire loads (the load that
+// sees the value is the acquire, where a trailing acq_rel fence or a confirming load would cost
+// a round trip: docs/memory-model.md); a wait still unsatisfied after `hot_polls` polls (tens of
+// microseconds) switches to relaxed polls, confirmed by one acquire load, so that co-resident
+// workgroups do not pay an L1 invalidation per poll during a long wait.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -54,14 +57,12 @@ GIO_DEVICE bool included(const int* status, std::size_t i) { return status == nu
 // waits never reach the slower relaxed phase.
 inline constexpr unsigned hot_polls = 1024;
 
-// Polls one element until the condition holds on an acquire-loaded value; returns that value.
+// Polls one element until the condition holds on an acquired value; returns that value.
 template <class T>
 GIO_DEVICE T wait_one(const ctx& c, T* ivar, int cmp, T value, wait_budget& budget, const char* call,
                       source_location loc) {
   if constexpr (platform::light_acquire_fence) {
-    // Relaxed polls, and an acquire fence after the one that decides: that read and the fence are
-    // an acquire pattern (PTX memory model), so the value returned is acquired as above, and no
-    // poll before it invalidates the SM's L1.
+    // The read that decides and the fence after it are the acquire pattern.
     for (;;) {
       const T seen = platform::ld_relaxed_sys(ivar);
       if (compare(seen, cmp, value)) {
