@@ -61,30 +61,25 @@ inline constexpr unsigned hot_polls = 1024;
 template <class T>
 GIO_DEVICE T wait_one(const ctx& c, T* ivar, int cmp, T value, wait_budget& budget, const char* call,
                       source_location loc) {
-  if constexpr (platform::light_acquire_fence) {
-    // The read that decides and the fence after it are the acquire pattern.
-    for (;;) {
-      const T seen = platform::ld_relaxed_sys(ivar);
-      if (compare(seen, cmp, value)) {
-        platform::fence_acquire_system();
-        return seen;
-      }
-      budget.tick(c, call, loc, ivar, cmp, value, seen);
-    }
-  } else {
+  if constexpr (!platform::light_acquire_fence) {
 #pragma unroll 1
     for (unsigned poll = 0; poll < hot_polls; ++poll) {
       const T seen = platform::ld_acquire_sys(ivar);
       if (compare(seen, cmp, value)) return seen;
     }
-    for (;;) {
-      const T seen = platform::ld_relaxed_sys(ivar);
-      if (compare(seen, cmp, value)) {
+  }
+  for (;;) {
+    const T seen = platform::ld_relaxed_sys(ivar);
+    if (compare(seen, cmp, value)) {
+      if constexpr (platform::light_acquire_fence) {
+        platform::fence_acquire_system();  // with the read that decided: the acquire pattern
+        return seen;
+      } else {
         const T confirmed = platform::ld_acquire_sys(ivar);
         if (compare(confirmed, cmp, value)) return confirmed;
       }
-      budget.tick(c, call, loc, ivar, cmp, value, seen);
     }
+    budget.tick(c, call, loc, ivar, cmp, value, seen);
   }
 }
 
