@@ -4,6 +4,7 @@
 //            release idiom (fence + strong store, st.release, red.release, atom.release), gio's
 //            shmem_putmem_signal at thread and wg scope, and gio's put_signal with two other waits
 //            (relaxed polls + one acquire load; volatile polls + fence.acq_rel, as NVSHMEM-like code)
+//            and with the wait as a one-element shmem_wait_until_any and as a shmem_test loop
 //   barrier  2-PE barrier loop: gio's shmem_barrier_all vs two hand-written protocols, one of
 //            them also on gio's own sync words (does their place in the heap cost anything?)
 //   micro    one thread, per instruction: .sys fences with nothing outstanding / after a remote
@@ -43,11 +44,13 @@ namespace {
 // The last two send as gio_thread does but wait otherwise than gio's acquire loop: relaxed polls
 // then one acquire load of the flag (correct), and volatile polls then a fence (NVSHMEM-like).
 enum variant { relaxed_only, fence_acqrel, st_release, fence_sc, red_release, atom_exch_release, payload_fence_acqrel,
-               gio_thread, gio_wg, gio_thread_relaxed_poll, gio_thread_volatile_poll, nvariants };
+               gio_thread, gio_wg, gio_thread_relaxed_poll, gio_thread_volatile_poll, gio_thread_wait_any,
+               gio_thread_test_loop, nvariants };
 const char* names[] = {"no order (incorrect: floor)", "fence.acq_rel.sys + st.relaxed.sys", "st.release.sys",
                        "fence.sc.sys + st.relaxed.sys", "red.release.sys.add", "atom.release.sys.exch",
                        "payload ld+st, fence.acq_rel.sys, st.relaxed.sys", "gio shmem_put_signal", "gio shmem_put_signal_wg",
-                       "gio put_signal; wait: relaxed polls + ld.acquire", "gio put_signal; wait: volatile + fence"};
+                       "gio put_signal; wait: relaxed polls + ld.acquire", "gio put_signal; wait: volatile + fence",
+                       "gio put_signal; wait: shmem_wait_until_any", "gio put_signal; wait: shmem_test loop"};
 
 __device__ void order_and_signal(int v, std::uint64_t* rsig, std::uint64_t seq) {
   switch (v) {
@@ -80,7 +83,7 @@ __global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::
         if (v == gio_wg) {
           gio::shmem_ctx_putmem_signal_wg(c, data, data + 1, 8, sig, seq, gio::SHMEM_SIGNAL_SET, peer);
         } else if (threadIdx.x == 0) {
-          if (v == gio_thread || v == gio_thread_relaxed_poll || v == gio_thread_volatile_poll) {
+          if (v >= gio_thread && v != gio_wg) {
             gio::shmem_ctx_putmem_signal(c, data, data + 1, 8, sig, seq, gio::SHMEM_SIGNAL_SET, peer);
           } else {
             // The hand-written send: the payload is the sequence number, or (payload_fence_acqrel)
@@ -98,6 +101,10 @@ __global__ void pingpong(gio::device_handle h, int v, std::uint64_t* data, std::
           } else if (v == gio_thread_volatile_poll) {
             while (*static_cast<volatile std::uint64_t*>(sig) < seq) {}
             asm volatile("fence.acq_rel.sys;" ::: "memory");
+          } else if (v == gio_thread_wait_any) {
+            gio::shmem_uint64_wait_until_any(c, sig, 1, nullptr, gio::SHMEM_CMP_GE, seq);
+          } else if (v == gio_thread_test_loop) {
+            while (!gio::shmem_uint64_test(c, sig, gio::SHMEM_CMP_GE, seq)) {}
           } else {
             gio::shmem_signal_wait_until(c, sig, gio::SHMEM_CMP_GE, seq);
           }

@@ -7,7 +7,8 @@
 // ISA 8.6: platform::light_acquire_fence) a wait polls with relaxed loads and issues one acquire
 // fence after the read that satisfies it: that read and the fence are an acquire pattern, and the
 // fence (an L1 invalidation) is paid once per wait instead of once per poll (docs/results.md,
-// "Waits acquire with one fence"). Elsewhere a wait first polls with acquire loads (the load that
+// "Waits acquire with one fence"); test and the _all/_any/_some forms read relaxed too and issue
+// the fence only when they report a satisfied element. Elsewhere a wait first polls with acquire loads (the load that
 // sees the value is the acquire, where a trailing acq_rel fence or a confirming load would cost
 // a round trip: docs/memory-model.md); a wait still unsatisfied after `hot_polls` polls (tens of
 // microseconds) switches to relaxed polls, confirmed by one acquire load, so that co-resident
@@ -51,6 +52,29 @@ template <class T> struct value_per_element {
 template <class T> GIO_DEVICE bool acquired(const T* ivar, int cmp, T value) {
   return compare(platform::ld_acquire_sys(ivar), cmp, value);
 }
+
+// The reads of a check that returns at once (test, the _any/_some scans): where PTX has
+// fence.acquire, relaxed reads and one fence after them when the check is satisfied
+// (checked_reads_acquire), so that an unsatisfied check costs no L1 invalidation; elsewhere
+// acquire loads, each the acquire itself.
+template <class T> GIO_DEVICE bool satisfied(const T* ivar, int cmp, T value) {
+  if constexpr (platform::light_acquire_fence) return compare(platform::ld_relaxed_sys(ivar), cmp, value);
+  else return acquired(ivar, cmp, value);
+}
+// Called once a check made of satisfied() reads decided "yes", before the caller returns.
+GIO_DEVICE void checked_reads_acquire() {
+  if constexpr (platform::light_acquire_fence) platform::fence_acquire_system();
+}
+// A relaxed read satisfied element `ivar`'s check: make that read an acquire. With fence.acquire,
+// the fence after it; else a confirming acquire load, which must satisfy the check too.
+template <class T> GIO_DEVICE bool confirm_acquire(const T* ivar, int cmp, T value) {
+  if constexpr (platform::light_acquire_fence) {
+    platform::fence_acquire_system();
+    return true;
+  } else {
+    return acquired(ivar, cmp, value);
+  }
+}
 GIO_DEVICE bool included(const int* status, std::size_t i) { return status == nullptr || status[i] == 0; }
 
 // Tens of microseconds of acquire polling: well past a round trip over NVLink, so latency-bound
@@ -93,7 +117,9 @@ GIO_DEVICE void wait_until(const ctx& c, T* ivar, int cmp, T value, const char* 
 template <class T>
 GIO_DEVICE int test(const ctx& c, T* ivar, int cmp, T value, const char* call, source_location loc) {
   check_ivars(c, ivar, 1, cmp, call, loc);
-  return acquired(ivar, cmp, value) ? 1 : 0;
+  if (!satisfied(ivar, cmp, value)) return 0;
+  checked_reads_acquire();
+  return 1;
 }
 
 // The array forms (the generated bindings call these directly), for one comparison value
@@ -103,7 +129,8 @@ GIO_DEVICE int test_all_of(const ctx& c, T* ivars, std::size_t nelems, const int
                            const char* call, source_location loc) {
   check_ivars(c, ivars, nelems, cmp, call, loc);
   for (std::size_t i = 0; i < nelems; ++i)
-    if (included(status, i) && !acquired(ivars + i, cmp, values[i])) return 0;
+    if (included(status, i) && !satisfied(ivars + i, cmp, values[i])) return 0;
+  checked_reads_acquire();
   return 1;
 }
 
@@ -114,7 +141,7 @@ GIO_DEVICE std::size_t find_any(T* ivars, std::size_t nelems, const int* status,
   for (std::size_t k = 0; k < nelems; ++k) {
     const std::size_t i = (start + k) % nelems;
     if (included(status, i) && compare(platform::ld_relaxed_sys(ivars + i), cmp, values[i]) &&
-        acquired(ivars + i, cmp, values[i]))
+        confirm_acquire(ivars + i, cmp, values[i]))
       return i;
   }
   return SIZE_MAX;
@@ -133,7 +160,8 @@ GIO_DEVICE std::size_t test_some_of(const ctx& c, T* ivars, std::size_t nelems, 
   check_ivars(c, ivars, nelems, cmp, call, loc);
   std::size_t found = 0;
   for (std::size_t i = 0; i < nelems; ++i)
-    if (included(status, i) && acquired(ivars + i, cmp, values[i])) indices[found++] = i;
+    if (included(status, i) && satisfied(ivars + i, cmp, values[i])) indices[found++] = i;
+  if (found) checked_reads_acquire();
   return found;
 }
 
@@ -174,7 +202,9 @@ GIO_DEVICE std::size_t wait_until_some_of(const ctx& c, T* ivars, std::size_t ne
   if (!any_included(nelems, status)) return 0;
   wait_budget budget(c);
   for (;;) {
-    if (find_any(ivars, nelems, status, cmp, values, 0) != SIZE_MAX) {  // relaxed scan first
+    // Where test_some_of's reads are acquire loads, a relaxed scan first: an unsatisfied poll then
+    // costs no L1 invalidation (with fence.acquire it costs none anyway).
+    if (platform::light_acquire_fence || find_any(ivars, nelems, status, cmp, values, 0) != SIZE_MAX) {
       const std::size_t found = test_some_of(c, ivars, nelems, indices, status, cmp, values, call, loc);
       if (found) return found;
     }
