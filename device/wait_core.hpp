@@ -8,11 +8,11 @@
 // fence after the read that satisfies it: that read and the fence are an acquire pattern, and the
 // fence (an L1 invalidation) is paid once per wait instead of once per poll (docs/results.md,
 // "Waits acquire with one fence"); test and the _all/_any/_some forms read relaxed too and issue
-// the fence only when they report a satisfied element. Elsewhere a wait first polls with acquire loads (the load that
-// sees the value is the acquire, where a trailing acq_rel fence or a confirming load would cost
-// a round trip: docs/memory-model.md); a wait still unsatisfied after `hot_polls` polls (tens of
-// microseconds) switches to relaxed polls, confirmed by one acquire load, so that co-resident
-// workgroups do not pay an L1 invalidation per poll during a long wait.
+// the fence only when they report a satisfied element. Elsewhere a wait first polls with acquire
+// loads (the load that sees the value is the acquire, where a trailing acq_rel fence or a
+// confirming load would cost a round trip: docs/memory-model.md); a wait still unsatisfied after
+// `hot_polls` polls (tens of microseconds) switches to relaxed polls, confirmed by one acquire
+// load, so that co-resident workgroups do not pay an L1 invalidation per poll during a long wait.
 #pragma once
 #include <cstddef>
 #include <cstdint>
