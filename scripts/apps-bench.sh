@@ -10,26 +10,32 @@
 # the one scripts/gpu-check.sh makes; built here if missing).
 #
 #   scripts/apps-bench.sh OUTDIR [--jacobi-only | --spts-only | --worksteal-only | --mps-only]
-#                         [--push-classes "c1 c2"]
+#                         [--push-classes "c1 c2"] [--spts-blocks "B1 B2"]
 #   --push-classes: the classes on which every push mechanism runs on 2 GPUs (default: all five)
+#   --spts-blocks "B1 B2": block sizes (rows) that the road classes also run at on 2 GPUs, into
+#   spts-blocks.csv (default "131072 1048576"; "" for none): docs/spts.md, "Two PEs on one GPU"
 #   --mps-only: several PEs per GPU (a 2-GPU machine with nvidia-cuda-mps-control): jacobi2d at
 #   4K² per GPU and spts on road_central, 4 PEs on 2 GPUs under MPS against 2 PEs without it, gio
 #   and NVSHMEM, and the 2-PEs-on-one-GPU ping-pong of both; mps/table.md has the ratios.
 #   SPTS_ARGS (environment): extra options for every spts run, e.g. "--kernel rounds"
 set -uo pipefail
-[ $# -ge 1 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; }  # the comment above
+[ $# -ge 1 ] || { usage; exit 2; }
+case "$1" in -h|--help) usage; exit 0 ;; esac
 source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment, outdir_of
 out=$(outdir_of "$1") || exit 2
 shift
 jacobi=1 spts=1 worksteal=1 mps=0 push_classes="wiki_talk asic_320ks nlpkkt160 road_usa road_central"
+spts_blocks="131072 1048576"
 while [ $# -gt 0 ]; do
   case "$1" in
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) usage; exit 0 ;;
     --jacobi-only) spts=0 worksteal=0 ;;
     --spts-only) jacobi=0 worksteal=0 ;;
     --worksteal-only) jacobi=0 spts=0 ;;
     --mps-only) jacobi=0 spts=0 worksteal=0 mps=1 ;;
     --push-classes) shift; push_classes=$1 ;;
+    --spts-blocks) shift; spts_blocks=$1 ;;
     *) echo "apps-bench: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -93,7 +99,7 @@ fi
 if [ "$spts" = 1 ]; then
   s=$build/apps/spts/spts csv=$out/spts.csv log=$out/spts.log
   read -r -a extra <<<"${SPTS_ARGS:-}"
-  rm -f "$csv"
+  rm -f "$csv" "$out/spts-blocks.csv"
   export GIO_SYMMETRIC_SIZE=1G
   for m in wiki_talk asic_320ks nlpkkt160 road_usa road_central; do
     run "$log" 1 "$s" "${extra[@]}" --gen $m --variant cpu,vendor,single,gio --csv "$csv"
@@ -102,6 +108,12 @@ if [ "$spts" = 1 ]; then
     done
     if [[ " $push_classes " == *" $m "* ]]; then
       for push in signal fence amo; do run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --push $push --csv "$csv"; done
+    fi
+    # The road classes at other blocks, on 2 GPUs: on one GPU under MPS 1M-row blocks were 6%
+    # faster on road_central and no block helped road_usa (docs/spts.md); over NVLink each remote
+    # operation pays the link. A CSV of their own, so that spts.csv keeps one row per variant and PEs.
+    if [[ $m == road_* ]]; then
+      for b in $spts_blocks; do run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --block "$b" --csv "$out/spts-blocks.csv"; done
     fi
   done
   python3 "$repo/scripts/plot_spts.py" "$csv" --out "$out/spts" >>"$log" 2>&1 || failures=$((failures + 1))
