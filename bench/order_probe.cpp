@@ -41,8 +41,9 @@
 
 namespace {
 
-// The last two send as gio_thread does but wait otherwise than gio's acquire loop: relaxed polls
-// then one acquire load of the flag (correct), and volatile polls then a fence (NVSHMEM-like).
+// The last four send as gio_thread does but wait otherwise than gio's signal_wait_until: relaxed
+// polls then one acquire load of the flag (correct), volatile polls then a fence (NVSHMEM-like),
+// and gio's wait_until_any (one element) and test (in a loop).
 enum variant { relaxed_only, fence_acqrel, st_release, fence_sc, red_release, atom_exch_release, payload_fence_acqrel,
                gio_thread, gio_wg, gio_thread_relaxed_poll, gio_thread_volatile_poll, gio_thread_wait_any,
                gio_thread_test_loop, nvariants };
