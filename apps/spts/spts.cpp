@@ -618,12 +618,13 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       }
       support::agree(j.comm, stall.empty() ? "" : std::string(name(which)) + ": " + stall);
       judge(j, mine, x.data(), m);
+      const double own_ms = ms;  // this PE's kernel: set beside the slowest PE's, it shows imbalance
       MPI_Allreduce(MPI_IN_PLACE, &ms, 1, MPI_DOUBLE, MPI_MAX, j.comm);
       if (r >= opt.warmup) m.ms.push_back(ms);
       progress.update(r + 1);
       if (opt.round_stats && here && r + 1 == runs)
-        std::printf("spts: %s on PE %d, last solve (%.3f ms): %s\n", name(which), j.pe, ms,
-                    solver->round_summary(ms).c_str());
+        std::printf("spts: %s on PE %d, last solve (%.3f ms; this PE's kernel %.3f ms): %s\n", name(which), j.pe, ms,
+                    own_ms, solver->round_summary(own_ms).c_str());
     }
   });
   return m;
