@@ -215,7 +215,7 @@ enum class order { fence, quiet };
 // own symmetric heap (over gda an RDMA write straight from it: an _nbi put is then only posted,
 // and the quiet before the flag is what completes it before the next round rewrites the source).
 enum class source { shared_memory, heap };
-enum class acquire { wait_until, test_loop, wait_any, wait_some, wait_all };
+enum class acquire { wait_until, test_loop, test_all_loop, wait_any, wait_some, wait_all };
 
 GIO_DEVICE unsigned message_word(std::uint64_t seed, int writer, unsigned agent, unsigned round, unsigned word) {
   std::uint32_t x = static_cast<std::uint32_t>(seed) ^ static_cast<std::uint32_t>(seed >> 32) * 31u;
@@ -236,7 +236,11 @@ GIO_DEVICE bool acquire_flag(const gio::ctx& c, unsigned* slots, unsigned slot, 
   } else {
     int others_excluded[ring];
     for (unsigned i = 0; i < ring; ++i) others_excluded[i] = i != slot;
-    if constexpr (Acq == acquire::wait_any) {
+    if constexpr (Acq == acquire::test_all_loop) {  // its own reads: relaxed, then one fence (sm_90)
+      while (!gio::shmem_test_all(c, slots, ring, others_excluded, SHMEM_CMP_EQ, value)) {
+      }
+      return true;
+    } else if constexpr (Acq == acquire::wait_any) {
       return gio::shmem_wait_until_any(c, slots, ring, others_excluded, SHMEM_CMP_EQ, value) == slot;
     } else if constexpr (Acq == acquire::wait_some) {
       std::size_t idx[ring];
@@ -410,6 +414,7 @@ std::vector<named_run> litmus_runs() {
       {"mp_wave_put_nbi_quiet_heap_source", &run_message_passing<wave, order::quiet, acquire::wait_until, source::heap>},
       {"mp_thread_put_nbi_quiet_heap_source", &run_message_passing<thread, order::quiet, acquire::wait_until, source::heap>},
       {"acquire_test_loop", &run_message_passing<wg, order::fence, acquire::test_loop>},
+      {"acquire_test_all_loop", &run_message_passing<wg, order::fence, acquire::test_all_loop>},
       {"acquire_wait_until_any", &run_message_passing<wg, order::fence, acquire::wait_any>},
       {"acquire_wait_until_some", &run_message_passing<wg, order::fence, acquire::wait_some>},
       {"acquire_wait_until_all", &run_message_passing<wg, order::fence, acquire::wait_all>},
