@@ -61,7 +61,8 @@ template <class T> GIO_DEVICE bool satisfied(const T* ivar, int cmp, T value) {
   if constexpr (platform::light_acquire_fence) return compare(platform::ld_relaxed_sys(ivar), cmp, value);
   else return acquired(ivar, cmp, value);
 }
-// Called once a check made of satisfied() reads decided "yes", before the caller returns.
+// Called once a check made of satisfied() reads (or a wait's relaxed polls) decided "yes", before
+// the caller returns: with fence.acquire, the fence that makes those reads acquires.
 GIO_DEVICE void checked_reads_acquire() {
   if constexpr (platform::light_acquire_fence) platform::fence_acquire_system();
 }
@@ -69,7 +70,7 @@ GIO_DEVICE void checked_reads_acquire() {
 // the fence after it; else a confirming acquire load, which must satisfy the check too.
 template <class T> GIO_DEVICE bool confirm_acquire(const T* ivar, int cmp, T value) {
   if constexpr (platform::light_acquire_fence) {
-    platform::fence_acquire_system();
+    checked_reads_acquire();
     return true;
   } else {
     return acquired(ivar, cmp, value);
@@ -96,7 +97,7 @@ GIO_DEVICE T wait_one(const ctx& c, T* ivar, int cmp, T value, wait_budget& budg
     const T seen = platform::ld_relaxed_sys(ivar);
     if (compare(seen, cmp, value)) {
       if constexpr (platform::light_acquire_fence) {
-        platform::fence_acquire_system();  // with the read that decided: the acquire pattern
+        checked_reads_acquire();  // with the read that decided: the acquire pattern
         return seen;
       } else {
         const T confirmed = platform::ld_acquire_sys(ivar);
