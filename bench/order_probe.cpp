@@ -204,11 +204,16 @@ __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area
   for (int i = 0; i < iters; ++i) {
     if (v == 0) {  // library
       gio::shmem_barrier_all(c);
-    } else if (v == 1 || v == 3) {  // load count, fence, store count, wait
+    } else if (v == 1 || v == 3 || v == 4) {  // load count, fence, store count, wait
       const std::uint64_t e = gio::platform::ld_relaxed_sys(area) + 1;
       asm volatile("fence.sc.sys;" ::: "memory");
       gio::platform::st_relaxed_sys(rarea + 1 + mine, e);
-      while (gio::platform::ld_acquire_sys(area + 1 + theirs) < e) {}
+      if (v == 4) {  // gio's wait form: relaxed polls, one acquire fence once satisfied
+        while (gio::platform::ld_relaxed_sys(area + 1 + theirs) < e) {}
+        gio::platform::fence_acquire_system();
+      } else {
+        while (gio::platform::ld_acquire_sys(area + 1 + theirs) < e) {}
+      }
       gio::platform::st_relaxed_sys(area, e);
     } else {  // count in a register: fence, red, wait (lower bound)
       asm volatile("fence.sc.sys;" ::: "memory");
@@ -306,15 +311,17 @@ int main(int argc, char** argv) {
   // The last variant is the second's protocol on gio's own world sync words (the same protocol
   // as gio's, so gio's later syncs stay consistent): whether those words' place costs anything.
   const char* bnames[] = {"gio shmem_barrier_all (thread)", "ld count; fence.sc; st count; wait",
-                          "fence.sc; red.add; wait (count in register)", "the second, on gio's world sync words"};
+                          "fence.sc; red.add; wait (count in register)", "the second, on gio's world sync words",
+                          "the fourth, relaxed polls + fence.acquire"};
   auto* gio_area = reinterpret_cast<std::uint64_t*>(h.heap_base + h.world_sync_offset);
   auto* remote_gio_area = static_cast<std::uint64_t*>(gio::shmem_ptr(gio_area, 1 - me));
-  for (int v = 0; v < 4; ++v) {
+  for (int v = 0; v < 5; ++v) {
     std::vector<double> us;
     for (int rep = 0; rep < 5; ++rep) {
-      if (v != 3) cudaMemset(data + 40, 0, 64);
+      const bool on_gio_words = v >= 3;
+      if (!on_gio_words) cudaMemset(data + 40, 0, 64);
       gio::shmem_barrier_all();
-      if (v == 3)
+      if (on_gio_words)
         barrier_variant<<<1, 1>>>(h, v, gio_area, remote_gio_area, me, 1 - me, 4000, out);
       else
         barrier_variant<<<1, 1>>>(h, v, data + 40, rdata + 40, 0, 0, 4000, out);
