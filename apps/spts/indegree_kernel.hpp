@@ -70,6 +70,8 @@ struct indegree_args {
   std::uint32_t* leavers;       // gio: waves that left before every row was solved
   std::int32_t may_leave;       // gio: waves that may leave before then (the others poll the queue)
   std::int32_t stack_rows;      // rows a wave's stack holds, at most spts::indegree_stack_rows (0: every row to the queue)
+  std::uint64_t* queued_at;     // --round-stats: when each queue entry was written (0 until then; gio: symmetric),
+                                // and the timeline in round_stats is kept; else null
 };
 
 static_assert(entries_per_batch == row_record::head_entries, "a record holds a row's first batch");
@@ -92,6 +94,7 @@ struct indegree_wave {
   volatile std::int32_t from_queue;                  // the range is in the queue (else in the roots)
   volatile std::int32_t leave;                       // lane 0's decision: the wave is done
   volatile std::uint32_t rounds, solving_rounds;     // --round-stats (see wave_state)
+  volatile unsigned long long last_solve_ns;         // --round-stats: the end of the wave's last solving round
 };
 
 // A word that a lane has already issued the store of (an x word, a queue entry): normally there,
@@ -117,12 +120,34 @@ GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std:
   return word;
 }
 
+// --round-stats: how long taken entry i waited in the queue since its writer stamped it (the stamp
+// is stored after the entry, so it may still be on its way).
+GIO_DEVICE void note_queue_wait(const solve_args& a, const indegree_args& d, std::int32_t i) {
+  const std::uint64_t stamp = stored_word(a, d.queued_at + i, platform::ld_relaxed_sys(d.queued_at + i), std::uint64_t{0});
+  if (stamp == 0) return;
+  const unsigned long long waited = platform::timer_ns() - stamp;
+  atomicAdd(&a.stats->queue_takes, 1ull);
+  atomicAdd(&a.stats->queue_wait_ns, waited);
+  atomicMax(&a.stats->queue_wait_max_ns, waited);
+}
+
+// --round-stats: lane 0 of a wave adds its entry, or its exit and last solving round, to the timeline.
+GIO_DEVICE void note_entry(const solve_args& a, const indegree_args& d, unsigned lane) {
+  if (d.queued_at && lane == 0) atomicMin(&a.stats->first_entry_ns, static_cast<unsigned long long>(platform::timer_ns()));
+}
+GIO_DEVICE void note_exit(const solve_args& a, const indegree_args& d, unsigned lane, unsigned long long last_solve_ns) {
+  if (!d.queued_at || lane != 0) return;
+  atomicMax(&a.stats->last_exit_ns, static_cast<unsigned long long>(platform::timer_ns()));
+  atomicMax(&a.stats->last_solve_ns, last_solve_ns);
+}
+
 // Entry i of the queue, claimed by this wave: the lane that took the entry writes it straight
 // after (a store on its way, from another PE in gio). Still unwritten after timeout_ns: reported as
 // stall_lost_entry, and -1 (no row).
 GIO_DEVICE std::int32_t queued_row(const solve_args& a, const indegree_args& d, std::int32_t i) {
   const std::int32_t row = stored_word(a, d.queue + i, platform::ld_relaxed_sys(d.queue + i), -1);
   if (row < 0) record_stall(a, stall_lost_entry, i, 0, -1);
+  else if (d.queued_at) note_queue_wait(a, d, i);
   return row;
 }
 
@@ -171,6 +196,7 @@ GIO_DEVICE bool count_off_remote(const indegree_args& d, const peers<push_mode::
         const int owner = reader_word_pe(reader[s][i], d.pe_bits);
         const std::uint32_t queued = to.fetch_inc(d.queue_tail, owner);
         to.p(d.queue + queued, reader_word_local(reader[s][i], d.pe_bits), owner);
+        if (d.queued_at) to.p(d.queued_at + queued, platform::timer_ns(), owner);
         handed_over = true;
       }
       e[s] += entries_per_batch;
@@ -185,6 +211,14 @@ template <push_mode Mode>
 GIO_DEVICE std::uint32_t queue_entry(const indegree_args& d) {
   if constexpr (Mode == push_mode::none) return atomicAdd(d.queue_tail, 1u);
   return atomicAdd_system(d.queue_tail, 1u);
+}
+
+// Queues a ready row of this PE (its wave's stack is full).
+template <push_mode Mode>
+GIO_DEVICE void write_queue_entry(const indegree_args& d, std::int32_t row) {
+  const std::uint32_t i = queue_entry<Mode>(d);
+  platform::st_relaxed_sys(d.queue + i, row);
+  if (d.queued_at) platform::st_relaxed_sys(d.queued_at + i, platform::timer_ns());
 }
 
 // gio: lane 0 of a wave that found nothing to do (no roots left, nothing held, the queue empty)
@@ -227,8 +261,9 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
   indegree_wave& ws = waves[platform::thread_in_wg() / wave_size];
   if (lane == 0) {
     ws.size = 0, ws.claims = 0, ws.pushed = 0, ws.held = 0, ws.next = 0, ws.last = 0, ws.from_queue = 0;
-    ws.leave = 0, ws.rounds = 0, ws.solving_rounds = 0;
+    ws.leave = 0, ws.rounds = 0, ws.solving_rounds = 0, ws.last_solve_ns = 0;
   }
+  note_entry(a, d, lane);
   platform::wave_barrier();
 
   constexpr int slots = LaneRows;
@@ -358,7 +393,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
           if (at < d.stack_rows)
             ws.stack[at] = ready;
           else
-            platform::st_relaxed_sys(d.queue + queue_entry<Mode>(d), ready);
+            write_queue_entry<Mode>(d, ready);
         }
       bool more = false;
 #pragma unroll
@@ -390,6 +425,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
     if (lane == 0) {
       const std::int32_t solved_now = held + popped + from_range;  // every row handed out is solved in its round
       ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (solved_now != 0);
+      if (d.queued_at && solved_now != 0) ws.last_solve_ns = platform::timer_ns();
       if constexpr (distributed) unflushed += static_cast<std::uint32_t>(solved_now);
       const std::int32_t pushed_rows = ws.pushed;
       ws.size = base + pushed_rows < d.stack_rows ? base + pushed_rows : d.stack_rows;
@@ -433,6 +469,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
     platform::wave_barrier();
     if (ws.leave != 0) break;
   }
+  note_exit(a, d, lane, ws.last_solve_ns);
   count_rounds(a, lane, ws.rounds, ws.solving_rounds);
   if constexpr (distributed)
     if (pushed) to.quiet();  // this thread's pushes and hand-overs complete before the kernel ends
@@ -445,6 +482,7 @@ __global__ void reset_indegree_kernel(solve_args a, indegree_args d) {
   for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < a.rows; i += stride) {
     d.pending[i] = a.row_ptr[i + 1] - a.row_ptr[i];
     d.queue[i] = -1;
+    if (d.queued_at) d.queued_at[i] = 0;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) *d.queue_head = 0, *d.queue_tail = 0, *d.solved = 0, *d.leavers = 0;
 }

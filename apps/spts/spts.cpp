@@ -249,34 +249,42 @@ double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
 }
 
 // What the indegree kernel adds to a share in GPU memory. The counts, the queue and its tail are
-// one block of 2 * capacity + 1 words (capacity: the most rows a PE holds): in gio the symmetric
-// heap, where other PEs count off readers and hand rows over at the same offsets; for single this
-// state's own memory. Building the lists is the host's once-per-matrix setup, reported like the
+// one block of 2 * capacity + 1 words (capacity: the most rows a PE holds), and with --round-stats
+// the queue entries' time stamps after them (8-byte aligned): in gio the symmetric heap, where other
+// PEs count off readers and hand rows over at the same offsets; for single this state's own memory. Building the lists is the host's once-per-matrix setup, reported like the
 // vendor's analysis, and so is writing the row records.
 struct indegree_state {
-  indegree_state(const pe_share& share, const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts)
+  indegree_state(const pe_share& share, const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts,
+                 bool timeline)
       : records(make_row_records(share, d)),
         dep_row(d.row),
         remote_ptr(d.remote_row.empty() ? std::vector<std::int32_t>{} : d.remote_ptr),  // read only for rows with remote readers
         remote_reader(d.remote_row),
         roots(d.roots),
-        own_counts(symmetric_counts ? 0 : counts_words(capacity)),
+        own_counts(symmetric_counts ? 0 : counts_words(capacity, timeline)),
         books(3),
         counts(symmetric_counts ? symmetric_counts : own_counts.get()),
         capacity(capacity),
         root_count(static_cast<std::int32_t>(d.roots.size())),
-        pe_bits(d.pe_bits) {}
-  static std::size_t counts_words(std::int32_t capacity) { return 2 * static_cast<std::size_t>(capacity) + 1; }
+        pe_bits(d.pe_bits),
+        timeline(timeline) {}
+  static std::size_t counts_words(std::int32_t capacity, bool timeline) {
+    return 2 * static_cast<std::size_t>(capacity) + 1 + (timeline ? 2 * static_cast<std::size_t>(capacity) + 1 : 0);
+  }
   device_array<row_record> records;
   device_array<std::int32_t> dep_row, remote_ptr, remote_reader, roots, own_counts;
   device_array<std::uint32_t> books;  // the queue's head, the rows solved and the waves that left (gio)
   std::int32_t* counts;
   std::int32_t capacity, root_count, pe_bits;
+  bool timeline;
   std::uint32_t* queue_tail() const { return reinterpret_cast<std::uint32_t*>(counts + 2 * std::size_t(capacity)); }
+  std::uint64_t* queued_at() const {
+    return timeline ? reinterpret_cast<std::uint64_t*>(counts + 2 * std::size_t(capacity) + 2) : nullptr;
+  }
   gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave) const {
     return {records.get(), dep_row.get(), remote_ptr.get(), remote_reader.get(), roots.get(),     root_count,
             pe_bits,       counts,        counts + capacity, books.get(),      queue_tail(),    books.get() + 1,
-            books.get() + 2, may_leave,   stack_rows};
+            books.get() + 2, may_leave,   stack_rows,      queued_at()};
   }
 };
 
@@ -344,7 +352,7 @@ class syncfree_solver {
       workgroups_ = std::max(1, std::min(workgroups_, opt.wgs_per_multiprocessor * multiprocessors));
     if (kernel_ == kernel_choice::indegree) {
       const auto start = clock_type::now();
-      indegree_.emplace(share, make_dependents(L, part, pe), part.most_local_rows(), symmetric_counts);
+      indegree_.emplace(share, make_dependents(L, part, pe), part.most_local_rows(), symmetric_counts, opt.round_stats);
       // gio: one wave per multiprocessor's share polls the queue while its PE has rows unsolved,
       // where other PEs can hand rows over: only to a PE with rows that read another PE's.
       pollers_ = share.remote_entries == 0 ? 0 : opt.pollers > 0 ? opt.pollers : std::max(1, multiprocessors);
@@ -355,8 +363,8 @@ class syncfree_solver {
   }
 
   // Words of the indegree kernel's counts and queue for `part` (gio allocates them symmetric).
-  static std::size_t indegree_counts_words(const block_cyclic& part) {
-    return indegree_state::counts_words(part.most_local_rows());
+  static std::size_t indegree_counts_words(const block_cyclic& part, bool timeline) {
+    return indegree_state::counts_words(part.most_local_rows(), timeline);
   }
 
   int workgroups() const { return workgroups_; }
@@ -416,6 +424,15 @@ class syncfree_solver {
       std::uint32_t tail = 0;
       runtime::copy_to_host(&tail, indegree_->queue_tail(), sizeof tail);
       queued = "; " + grouped(tail) + " ready rows went through the global queue";
+      char line[320];
+      if (s.last_exit_ns != 0 &&
+          std::snprintf(line, sizeof line, "; timeline (us after this PE's first wave entered at %llu ns): last row solved %.1f, last wave "
+                         "left %.1f; %llu rows taken from the queue waited there %.2f us on average, %.1f at most",
+                         s.first_entry_ns, 1e-3 * double(s.last_solve_ns - s.first_entry_ns),
+                         1e-3 * double(s.last_exit_ns - s.first_entry_ns), s.queue_takes,
+                         s.queue_takes ? 1e-3 * double(s.queue_wait_ns) / double(s.queue_takes) : 0.0,
+                         1e-3 * double(s.queue_wait_max_ns)) > 0)
+        queued += line;
     }
     char text[256];
     std::snprintf(text, sizeof text,
@@ -553,7 +570,7 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
   support::agree(j.comm, cause, support::exit_usage);
   const double x_bytes = 8.0 * part.n() * (has_ready_flags<Mode> ? 2 : 1);
   const bool symmetric_counts = distributed && opt.kernel == kernel_choice::indegree;
-  const std::size_t counts_words = symmetric_counts ? syncfree_solver<Mode>::indegree_counts_words(part) : 0;
+  const std::size_t counts_words = symmetric_counts ? syncfree_solver<Mode>::indegree_counts_words(part, opt.round_stats) : 0;
   const double symmetric_bytes = x_bytes + 4.0 * static_cast<double>(counts_words);
   if (distributed && symmetric_bytes + 1024.0 * 1024 > static_cast<double>(j.heap_bytes))
     cause = std::string(has_ready_flags<Mode> ? "x and its ready words need " : "x needs ") + gib(x_bytes) +
