@@ -250,9 +250,10 @@ double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
 
 // What the indegree kernel adds to a share in GPU memory. The counts, the queue and its tail are
 // one block of 2 * capacity + 1 words (capacity: the most rows a PE holds), and with --round-stats
-// the queue entries' time stamps after them (8-byte aligned): in gio the symmetric heap, where other
-// PEs count off readers and hand rows over at the same offsets; for single this state's own memory. Building the lists is the host's once-per-matrix setup, reported like the
-// vendor's analysis, and so is writing the row records.
+// the queue entries' time stamps after them (8-byte aligned): in gio the symmetric heap, where
+// other PEs count off readers and hand rows over at the same offsets; for single this state's own
+// memory. Building the lists is the host's once-per-matrix setup, reported like the vendor's
+// analysis, and so is writing the row records.
 struct indegree_state {
   indegree_state(const pe_share& share, const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts,
                  bool timeline)
