@@ -121,11 +121,13 @@ GIO_DEVICE std::uint64_t confirmed_x(const solve_args& a, std::int32_t row, std:
 }
 
 // --round-stats: how long taken entry i waited in the queue since its writer stamped it (the stamp
-// is stored after the entry, so it may still be on its way).
+// is stored after the entry, so it may still be on its way). A writer on another GPU stamps with
+// that GPU's clock: a stamp ahead of this clock counts as no wait.
 GIO_DEVICE void note_queue_wait(const solve_args& a, const indegree_args& d, std::int32_t i) {
   const std::uint64_t stamp = stored_word(a, d.queued_at + i, platform::ld_relaxed_sys(d.queued_at + i), std::uint64_t{0});
   if (stamp == 0) return;
-  const unsigned long long waited = platform::timer_ns() - stamp;
+  const std::uint64_t now = platform::timer_ns();
+  const unsigned long long waited = now > stamp ? now - stamp : 0;
   atomicAdd(&a.stats->queue_takes, 1ull);
   atomicAdd(&a.stats->queue_wait_ns, waited);
   atomicMax(&a.stats->queue_wait_max_ns, waited);

@@ -429,7 +429,7 @@ class syncfree_solver {
       if (s.last_exit_ns != 0 &&
           std::snprintf(line, sizeof line, "; timeline (us after this PE's first wave entered at %llu ns): last row solved %.1f, last wave "
                          "left %.1f; %llu rows taken from the queue waited there %.2f us on average, %.1f at most",
-                         s.first_entry_ns, 1e-3 * double(s.last_solve_ns - s.first_entry_ns),
+                         s.first_entry_ns, s.last_solve_ns ? 1e-3 * double(s.last_solve_ns - s.first_entry_ns) : 0.0,
                          1e-3 * double(s.last_exit_ns - s.first_entry_ns), s.queue_takes,
                          s.queue_takes ? 1e-3 * double(s.queue_wait_ns) / double(s.queue_takes) : 0.0,
                          1e-3 * double(s.queue_wait_max_ns)) > 0)
