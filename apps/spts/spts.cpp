@@ -269,8 +269,11 @@ struct indegree_state {
         root_count(static_cast<std::int32_t>(d.roots.size())),
         pe_bits(d.pe_bits),
         timeline(timeline) {}
+  // The stamps' first word: past the counts, the queue and its tail, rounded up to 8 bytes.
+  static std::size_t stamps_offset(std::int32_t capacity) { return 2 * static_cast<std::size_t>(capacity) + 2; }
   static std::size_t counts_words(std::int32_t capacity, bool timeline) {
-    return 2 * static_cast<std::size_t>(capacity) + 1 + (timeline ? 2 * static_cast<std::size_t>(capacity) + 1 : 0);
+    return timeline ? stamps_offset(capacity) + 2 * static_cast<std::size_t>(capacity)
+                    : 2 * static_cast<std::size_t>(capacity) + 1;
   }
   device_array<row_record> records;
   device_array<std::int32_t> dep_row, remote_ptr, remote_reader, roots, own_counts;
@@ -280,7 +283,7 @@ struct indegree_state {
   bool timeline;
   std::uint32_t* queue_tail() const { return reinterpret_cast<std::uint32_t*>(counts + 2 * std::size_t(capacity)); }
   std::uint64_t* queued_at() const {
-    return timeline ? reinterpret_cast<std::uint64_t*>(counts + 2 * std::size_t(capacity) + 2) : nullptr;
+    return timeline ? reinterpret_cast<std::uint64_t*>(counts + stamps_offset(capacity)) : nullptr;
   }
   gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave) const {
     return {records.get(), dep_row.get(), remote_ptr.get(), remote_reader.get(), roots.get(),     root_count,
