@@ -11,6 +11,10 @@
 //   wave's lanes made ready); the wave's range of roots (rows with no strictly lower entry, handed
 //   out in tickets); once the roots are all handed out and the wave holds nothing, the global queue
 //   (rows made ready when their wave's stack was full, and in gio rows handed over by other PEs).
+//   With --queue-takes spare a wave whose lanes have free row slots takes queued rows into them
+//   too: in gio a handed-over row otherwise waits until some wave runs dry (docs/spts.md, "Where
+//   the two PEs lose"). Such a wave's lane 0 reads the queue's words at the start of the round,
+//   their loads in flight with the solve.
 // * Solving reads every entry's x once: all are solved when the row is handed out, so nothing is
 //   polled. CSR (the gather) gives the values; the dependents lists (CSR's transpose, built by the
 //   host once per matrix and not timed, like the vendor's analysis) say whose counts to decrement.
@@ -70,6 +74,7 @@ struct indegree_args {
   std::uint32_t* leavers;       // gio: waves that left before every row was solved
   std::int32_t may_leave;       // gio: waves that may leave before then (the others poll the queue)
   std::int32_t stack_rows;      // rows a wave's stack holds, at most spts::indegree_stack_rows (0: every row to the queue)
+  std::int32_t spare_takes;     // --queue-takes spare: a wave with free row slots takes queued rows too (else only an idle one)
   std::uint64_t* queued_at;     // --round-stats: when each queue entry was written (0 until then; gio: symmetric),
                                 // and the timeline in round_stats is kept; else null
 };
@@ -133,13 +138,17 @@ GIO_DEVICE void note_queue_wait(const solve_args& a, const indegree_args& d, std
   atomicMax(&a.stats->queue_wait_max_ns, waited);
 }
 
-// --round-stats: lane 0 of a wave adds its entry, or its exit and last solving round, to the timeline.
+// --round-stats: lane 0 of a wave adds its entry, or its exit and last solving round, to the timeline
+// (the exit that leaves half the launch's waves gone is kept too: when waves run dry).
 GIO_DEVICE void note_entry(const solve_args& a, const indegree_args& d, unsigned lane) {
   if (d.queued_at && lane == 0) atomicMin(&a.stats->first_entry_ns, static_cast<unsigned long long>(platform::timer_ns()));
 }
 GIO_DEVICE void note_exit(const solve_args& a, const indegree_args& d, unsigned lane, unsigned long long last_solve_ns) {
   if (!d.queued_at || lane != 0) return;
-  atomicMax(&a.stats->last_exit_ns, static_cast<unsigned long long>(platform::timer_ns()));
+  const unsigned long long now = platform::timer_ns();
+  atomicMin(&a.stats->first_exit_ns, now);
+  atomicMax(&a.stats->last_exit_ns, now);
+  if (atomicAdd(&a.stats->exits, 1ull) + 1 == (gridDim.x * waves_per_block + 1) / 2) a.stats->half_exit_ns = now;
   atomicMax(&a.stats->last_solve_ns, last_solve_ns);
 }
 
@@ -280,8 +289,15 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
   bool poller = false;          // gio: this wave stays until its PE is done
   std::uint64_t idle_since = 0;
   std::uint32_t sleep = 0;  // gio: ns between an idle wave's polls
+  bool spare = false;       // --queue-takes spare: the wave had free row slots after the last round
 
   for (;;) {
+    // 0. --queue-takes spare: lane 0 of a wave that may take queued rows at this round's end reads
+    // the queue's words now (a round late is early enough: head is claimed with a CAS).
+    std::uint32_t head_seen = 0, tail_seen = 0;
+    const bool looked = spare && lane == 0;
+    if (looked) head_seen = platform::ld_relaxed_sys(d.queue_head), tail_seen = platform::ld_relaxed_sys(d.queue_tail);
+
     // 1. Free slots claim rows, the stack's top first, then the wave's range: one slot per lane
     // first, a lane's second slot after (so rows spread over lanes before they double up).
     std::int32_t claim[slots];
@@ -422,8 +438,8 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
 
     // 3. Lane 0 books the round: the stack and range after it, and a new range when this one is
     // used up: roots while there are any; then, once nothing is held, the queue's rows, or the
-    // wave leaves (gio: or polls). A wave with work never polls the queue (its two words would be
-    // a hot spot).
+    // wave leaves (gio: or polls). A wave with work polls the queue only with --queue-takes spare,
+    // and only while its lanes have free slots (the queue's two words are a hot spot).
     if (lane == 0) {
       const std::int32_t solved_now = held + popped + from_range;  // every row handed out is solved in its round
       ws.rounds = ws.rounds + 1, ws.solving_rounds = ws.solving_rounds + (solved_now != 0);
@@ -447,17 +463,20 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
             ws.from_queue = 0;
           }
         }
-        if (drained && held == 0 && ws.size == 0) {
-          const std::uint32_t head = platform::ld_relaxed_sys(d.queue_head);
-          const std::uint32_t tail = platform::ld_relaxed_sys(d.queue_tail);
+        const bool idle = held == 0 && ws.size == 0;
+        const std::int32_t free_slots = static_cast<std::int32_t>(wave_size) * slots - held - ws.size;
+        if (drained && (idle || (looked && free_slots > 0))) {
+          const std::uint32_t head = idle ? platform::ld_relaxed_sys(d.queue_head) : head_seen;
+          const std::uint32_t tail = idle ? platform::ld_relaxed_sys(d.queue_tail) : tail_seen;
+          const std::uint32_t room = static_cast<std::uint32_t>(free_slots) < wave_size ? free_slots : wave_size;
           if (head >= tail) {
             if constexpr (distributed)
-              leave = idle_wave_leaves(a, d, unflushed, poller, idle_since, sleep);
+              leave = idle && idle_wave_leaves(a, d, unflushed, poller, idle_since, sleep);
             else
-              leave = 1;
+              leave = idle;
           } else {
             idle_since = 0, sleep = 0;
-            const std::uint32_t take = tail - head < wave_size ? tail - head : wave_size;
+            const std::uint32_t take = tail - head < room ? tail - head : room;
             if (atomicCAS(d.queue_head, head, head + take) == head) {  // else another wave took them: retry
               ws.next = static_cast<std::int32_t>(head);
               ws.last = static_cast<std::int32_t>(head + take);
@@ -467,6 +486,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
         }
       }
       ws.leave = leave;
+      spare = d.spare_takes && drained && static_cast<std::int32_t>(wave_size) * slots > held + ws.size;
     }
     platform::wave_barrier();
     if (ws.leave != 0) break;

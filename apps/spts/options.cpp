@@ -181,6 +181,15 @@ support::option_parser make_parser(options* o) {
           "leave); default: the GPU's multiprocessors divided among the PEs on it; none\n"
           "on a PE none of whose rows reads another PE's (no row can be handed to it)",
           [&](const std::string& v) { opt.pollers = positive_int("--pollers", v); });
+  p.value("--queue-takes", "WHEN",
+          "indegree kernel: which wavefronts take rows from the global queue (rows their\n"
+          "owner's stack had no room for, and in gio rows other PEs hand over): `idle`\n"
+          "(default), only one that holds no row; `spare`, also one whose lanes have\n"
+          "free row slots, once every root is handed out",
+          [&](const std::string& v) {
+            if (v != "idle" && v != "spare") throw support::usage_error("--queue-takes: idle or spare, not " + v);
+            opt.spare_takes = v == "spare";
+          });
   p.value("--one-pe", "KERNELS",
           "gio on one PE: `local` (default) runs single's kernels, since no other PE\n"
           "reads its values or hands it rows; `distributed` runs gio's own kernels\n"

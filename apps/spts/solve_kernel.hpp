@@ -83,10 +83,11 @@ struct round_stats {
   unsigned long long solving_rounds;   // rounds in which the wave solved a row, summed over waves
   unsigned long long most_rounds;      // of one wave
   // The indegree kernel's timeline (--round-stats; %globaltimer ns, one clock for every PE of a
-  // GPU): the first wave's entry, the last wave's exit, the end of the last round that solved a
-  // row; and the rows taken from the queue with how long each waited there since its entry was
-  // written (stamped in indegree_args::queued_at).
-  unsigned long long first_entry_ns, last_exit_ns, last_solve_ns;
+  // GPU): the first wave's entry, the first wave's exit, the exit that left half the waves gone,
+  // the last wave's exit, the end of the last round that solved a row; and the rows taken from
+  // the queue with how long each waited there since its entry was written (stamped in
+  // indegree_args::queued_at).
+  unsigned long long first_entry_ns, first_exit_ns, half_exit_ns, last_exit_ns, last_solve_ns, exits;
   unsigned long long queue_takes, queue_wait_ns, queue_wait_max_ns;
 };
 
@@ -688,7 +689,7 @@ __global__ void reset_kernel(std::uint64_t* words, std::int64_t count, std::uint
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     if (ticket) *ticket = 0;
     if (stall) *stall = stall_report{no_stall, -1, 0, -1};
-    if (stats) *stats = round_stats{}, stats->first_entry_ns = ~0ull;
+    if (stats) *stats = round_stats{}, stats->first_entry_ns = ~0ull, stats->first_exit_ns = ~0ull;
   }
 }
 

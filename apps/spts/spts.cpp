@@ -285,10 +285,10 @@ struct indegree_state {
   std::uint64_t* queued_at() const {
     return timeline ? reinterpret_cast<std::uint64_t*>(counts + stamps_offset(capacity)) : nullptr;
   }
-  gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave) const {
+  gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave, bool spare_takes) const {
     return {records.get(), dep_row.get(), remote_ptr.get(), remote_reader.get(), roots.get(),     root_count,
             pe_bits,       counts,        counts + capacity, books.get(),      queue_tail(),    books.get() + 1,
-            books.get() + 2, may_leave,   stack_rows,      queued_at()};
+            books.get() + 2, may_leave,   stack_rows,      spare_takes,     queued_at()};
   }
 };
 
@@ -361,7 +361,7 @@ class syncfree_solver {
       // where other PEs can hand rows over: only to a PE with rows that read another PE's.
       pollers_ = share.remote_entries == 0 ? 0 : opt.pollers > 0 ? opt.pollers : std::max(1, multiprocessors);
       const int waves = workgroups_ * static_cast<int>(gpu::waves_per_block);
-      indegree_args_ = indegree_->args(opt.stack_rows, std::max(0, waves - pollers_));
+      indegree_args_ = indegree_->args(opt.stack_rows, std::max(0, waves - pollers_), opt.spare_takes);
       setup_ms_ = seconds_since(start) * 1e3;
     }
   }
@@ -385,6 +385,7 @@ class syncfree_solver {
                grouped(indegree_args_.root_count) + " roots in " + std::to_string(args_.rows_per_ticket) +
                "-root tickets" +
                (Mode == push_mode::none || local_ ? std::string() : ", " + std::to_string(pollers_) + " waves poll when idle") +
+               (indegree_args_.spare_takes ? ", waves with free row slots take queued rows" : "") +
                ", readers' lists built in " + format("%.0f", setup_ms_) + " ms (not in the solve time)";
       default:
         return "rounds kernel, " + std::to_string(args_.rows_per_ticket) + "-row tickets";
@@ -428,11 +429,14 @@ class syncfree_solver {
       std::uint32_t tail = 0;
       runtime::copy_to_host(&tail, indegree_->queue_tail(), sizeof tail);
       queued = "; " + grouped(tail) + " ready rows went through the global queue";
-      char line[320];
+      char line[448];
       if (s.last_exit_ns != 0 &&
-          std::snprintf(line, sizeof line, "; timeline (us after this PE's first wave entered at %llu ns): last row solved %.1f, last wave "
-                         "left %.1f; %llu rows taken from the queue waited there %.2f us on average, %.1f at most",
-                         s.first_entry_ns, s.last_solve_ns ? 1e-3 * double(s.last_solve_ns - s.first_entry_ns) : 0.0,
+          std::snprintf(line, sizeof line, "; timeline (us after this PE's first wave entered at %llu ns): first wave left %.1f, "
+                         "half the waves %.1f, last row solved %.1f, last wave left %.1f; %llu rows taken from the queue "
+                         "waited there %.2f us on average, %.1f at most",
+                         s.first_entry_ns, 1e-3 * double(s.first_exit_ns - s.first_entry_ns),
+                         s.half_exit_ns ? 1e-3 * double(s.half_exit_ns - s.first_entry_ns) : 0.0,
+                         s.last_solve_ns ? 1e-3 * double(s.last_solve_ns - s.first_entry_ns) : 0.0,
                          1e-3 * double(s.last_exit_ns - s.first_entry_ns), s.queue_takes,
                          s.queue_takes ? 1e-3 * double(s.queue_wait_ns) / double(s.queue_takes) : 0.0,
                          1e-3 * double(s.queue_wait_max_ns)) > 0)
