@@ -370,11 +370,13 @@ if [ "$sanitizer" = 1 ]; then
   done
   # spts's gio solve kernels with pushes on most rows: the rounds kernel on KKT with 64-row blocks,
   # through mapped addresses and through gio's calls, and the indegree kernel's remote count-offs
-  # and hand-overs (docs/spts.md, "Occupancy").
+  # and hand-overs (docs/spts.md, "Occupancy"), with queued rows taken by idle waves and by waves
+  # with free row slots.
   sanitize_spts() {  # sanitize_spts TOOL
     local args
     for args in "--gen nlpkkt160:0.002 --block 64" "--gen nlpkkt160:0.002 --block 64 --push-path calls" \
-      "--gen road_central:0.001 --kernel indegree --block 32 --stack-rows 0 --workgroups 2"; do
+      "--gen road_central:0.001 --kernel indegree --block 32 --stack-rows 0 --workgroups 2" \
+      "--gen road_central:0.001 --kernel indegree --block 32 --stack-rows 0 --workgroups 2 --queue-takes spare"; do
       # shellcheck disable=SC2086  # args are words
       env GIO_SYMMETRIC_SIZE=256M timeout 120 "$(command -v mpirun)" --oversubscribe -np 2 compute-sanitizer \
         --tool "$1" --error-exitcode 1 "$build/apps/spts/spts" $args --variant gio --warmup 0 --repeats 1 \
