@@ -187,16 +187,14 @@ support::option_parser make_parser(options* o) {
           "(default), only one that holds no row; `spare`, also one whose lanes have\n"
           "free row slots, once every root is handed out",
           [&](const std::string& v) {
-            if (v != "idle" && v != "spare") throw support::usage_error("--queue-takes: idle or spare, not " + v);
-            opt.spare_takes = v == "spare";
+            opt.spare_takes = support::parse_choice("--queue-takes", v, {"idle", "spare"}) == "spare";
           });
   p.value("--one-pe", "KERNELS",
           "gio on one PE: `local` (default) runs single's kernels, since no other PE\n"
           "reads its values or hands it rows; `distributed` runs gio's own kernels\n"
           "there, to measure what their per-row work costs (docs/spts.md)",
           [&](const std::string& v) {
-            if (v != "local" && v != "distributed") throw support::usage_error("--one-pe: local or distributed, not " + v);
-            opt.one_pe_local = v == "local";
+            opt.one_pe_local = support::parse_choice("--one-pe", v, {"local", "distributed"}) == "local";
           });
   p.value("--workgroups", "N",
           "workgroups of the solve kernel (default: as many as fit on the GPU at once,\n"
