@@ -12,8 +12,9 @@
 #   scripts/apps-bench.sh OUTDIR [--jacobi-only | --spts-only | --worksteal-only | --mps-only]
 #                         [--push-classes "c1 c2"] [--spts-blocks "B1 B2"]
 #   --push-classes: the classes on which every push mechanism runs on 2 GPUs (default: all five)
-#   --spts-blocks "B1 B2": block sizes (rows) that the road classes also run at on 2 GPUs, into
-#   spts-blocks.csv (default "131072 1048576"; "" for none): docs/spts.md, "Two PEs on one GPU"
+#   --spts-blocks "B1 B2": block sizes (rows, or `contiguous`) that the road classes also run at on
+#   2 GPUs, into spts-blocks.csv (default "131072 1048576 contiguous"; "" for none): docs/spts.md,
+#   "Two PEs on one GPU"
 #   --mps-only: several PEs per GPU (a 2-GPU machine with nvidia-cuda-mps-control): jacobi2d at
 #   4K² per GPU and spts on road_central, 4 PEs on 2 GPUs under MPS against 2 PEs without it, gio
 #   and NVSHMEM, and the 2-PEs-on-one-GPU ping-pong of both; mps/table.md has the ratios.
@@ -26,7 +27,7 @@ source "$(dirname "$0")/device-env.sh"  # repo, build, the machines' environment
 out=$(outdir_of "$1") || exit 2
 shift
 jacobi=1 spts=1 worksteal=1 mps=0 push_classes="wiki_talk asic_320ks nlpkkt160 road_usa road_central"
-spts_blocks="131072 1048576"
+spts_blocks="131072 1048576 contiguous"
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -110,10 +111,13 @@ if [ "$spts" = 1 ]; then
       for push in signal fence amo; do run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --push $push --csv "$csv"; done
     fi
     # The road classes at other blocks, on 2 GPUs: on one GPU under MPS 1M-row blocks were 6%
-    # faster on road_central and no block helped road_usa (docs/spts.md); over NVLink each remote
-    # operation pays the link. A CSV of their own, so that spts.csv keeps one row per variant and PEs.
+    # faster on road_central than the default and contiguous halves faster still, and no block
+    # helped road_usa (docs/spts.md); over NVLink each remote operation pays the link. Then
+    # queued rows taken by busy waves too, which cut the hand-overs' wait and lost on one GPU.
+    # A CSV of their own, so that spts.csv keeps one row per variant and PEs.
     if [[ $m == road_* ]]; then
       for b in $spts_blocks; do run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --block "$b" --csv "$out/spts-blocks.csv"; done
+      run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --queue-takes spare --csv "$out/spts-blocks.csv"
     fi
   done
   python3 "$repo/scripts/plot_spts.py" "$csv" --out "$out/spts" >>"$log" 2>&1 || failures=$((failures + 1))

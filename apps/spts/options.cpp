@@ -4,6 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "partition.hpp"
 #include "support/options.hpp"
 
 namespace spts {
@@ -108,8 +109,8 @@ support::option_parser make_parser(options* o) {
           });
   p.value("--block", "ROWS",
           "rows per block of the block-cyclic distribution (gio); default: n / (16 PEs),\n"
-          "clamped to [32, 16384]",
-          [&](const std::string& v) { opt.block = positive_int("--block", v); });
+          "clamped to [32, 16384]; `contiguous`: one range of n / PEs rows per PE",
+          [&](const std::string& v) { opt.block = v == "contiguous" ? contiguous_blocks : positive_int("--block", v); });
   p.value("--kernel", "KIND",
           "the solve kernel of single and gio (default auto):\n"
           "rounds  a wavefront solves a ticket's rows a sub-chunk of up to one wavefront at\n"

@@ -25,7 +25,7 @@ struct options {
   std::vector<variant> variants{variant::vendor, variant::single, variant::gio};  // run in this order
   push_mode push = push_mode::packed;
   bool mapped_pushes = true;  // --push-path auto: packed pushes as stores where every PE is mapped (else calls)
-  std::int32_t block = 0;  // 0: default_block(n, PEs)
+  std::int32_t block = 0;  // 0: default_block(n, PEs); contiguous_blocks: one range per PE (block_rows, partition.hpp)
   kernel_choice kernel = kernel_choice::automatic;
   // 0: the kernel's default. Rounds kernel: one 32-row sub-chunk (a wave solves its ticket's
   // sub-chunks one after another, so a longer ticket chains them; docs/spts.md, "Ticket size").

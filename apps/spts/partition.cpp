@@ -40,6 +40,14 @@ std::int32_t default_block(std::int32_t n, int pes) {
   return static_cast<std::int32_t>(std::clamp<std::int64_t>(spread, smallest, largest));
 }
 
+std::int32_t block_rows(std::int32_t requested, std::int32_t n, int pes) {
+  if (requested == contiguous_blocks) {
+    const std::int64_t per_pe = (static_cast<std::int64_t>(n) + std::max(pes, 1) - 1) / std::max(pes, 1);
+    return static_cast<std::int32_t>(std::max<std::int64_t>(per_pe, 1));
+  }
+  return requested > 0 ? requested : default_block(n, pes);
+}
+
 std::int32_t most_path_crossings(const lower_matrix& L, const block_cyclic& part) {
   std::vector<std::int32_t> crossings(static_cast<std::size_t>(L.n), 0);  // most on a path ending at the row
   std::int32_t most = 0;

@@ -49,6 +49,12 @@ class block_cyclic {
 // circuit matrices depend mostly on nearby rows).
 std::int32_t default_block(std::int32_t n, int pes);
 
+// --block contiguous: each PE one range of ceil(n / PEs) rows, which keeps every dependency chain
+// inside a range on one PE (the fewest crossings; load balance is left to the matrix's order).
+inline constexpr std::int32_t contiguous_blocks = -1;
+// The block of a run: `requested` rows, or default_block for 0, or the contiguous ranges.
+std::int32_t block_rows(std::int32_t requested, std::int32_t n, int pes);
+
 // One PE's part of L x = b, in the layout the GPU kernels read: 32-bit offsets and indices.
 struct pe_share {
   std::vector<std::int32_t> row_ptr;  // local rows + 1

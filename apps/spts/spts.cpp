@@ -561,9 +561,11 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
   const bool here = distributed || j.pe == 0;
   const int my_part = distributed ? j.pe : 0;
   measurement m(which, Mode, distributed ? j.pes : 1, distributed ? j.gpus : 1, part.block());
-  // gio on one PE runs single's kernels (syncfree_solver's `local`); the CSV's kernel says so.
+  // gio on one PE runs single's kernels (syncfree_solver's `local`); the CSV's kernel says so, and
+  // whether busy waves take queued rows (--queue-takes spare).
   const bool local = which == variant::gio && j.pes == 1 && opt.one_pe_local;
-  m.kernel = std::string(name(opt.kernel)) + (local ? "/single" : "");
+  m.kernel = std::string(name(opt.kernel)) + (local ? "/single" : "") +
+             (opt.kernel == kernel_choice::indegree && opt.spare_takes ? "/spare-takes" : "");
 
   // What can be wrong with the setup is found on every PE before anything is allocated.
   std::string cause;
@@ -963,7 +965,7 @@ int run(int argc, char** argv, MPI_Comm comm) {
     if (is_distributed(v)) {
       std::optional<block_cyclic> part;
       try {
-        part.emplace(prob->L.n, opt.block > 0 ? opt.block : default_block(prob->L.n, pes), pes);
+        part.emplace(prob->L.n, block_rows(opt.block, prob->L.n, pes), pes);
       } catch (const std::invalid_argument& e) {
         cause = e.what();
       }

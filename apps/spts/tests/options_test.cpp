@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "partition.hpp"
 #include "support/options.hpp"
 
 namespace spts {
@@ -147,6 +148,7 @@ TEST(Options, EveryOptionIsApplied) {
   EXPECT_EQ(o.variants, (std::vector<variant>{variant::cpu, variant::gio}));  // baselines first, no repeats
   EXPECT_EQ(o.push, push_mode::fence);
   EXPECT_EQ(o.block, 128);
+  EXPECT_EQ(parse({"--gen", "road_usa", "--block", "contiguous"})->block, contiguous_blocks);
   EXPECT_EQ(o.rows_per_ticket, 32);
   EXPECT_EQ(o.entries_per_lane, 8);
   EXPECT_EQ(o.workgroups, 100);
@@ -175,6 +177,7 @@ TEST(Options, BadInputIsAUsageError) {
       {"--gen", "road_usa", "--variant", "gio,ikn"},  // one transport per run
       {"--gen", "road_usa", "--push", "none"},
       {"--gen", "road_usa", "--block", "0"},
+      {"--gen", "road_usa", "--block", "halves"},
       {"--gen", "road_usa", "--repeats", "0"},
       {"--gen", "road_usa", "--rows-per-ticket", "65537"},
       {"--gen", "road_usa", "--kernel", "fast"},

@@ -59,6 +59,21 @@ TEST(BlockCyclic, DefaultBlock) {
   EXPECT_EQ(default_block(320000, 4), 5000);
 }
 
+TEST(BlockCyclic, BlockRows) {
+  EXPECT_EQ(block_rows(0, 320000, 4), default_block(320000, 4));
+  EXPECT_EQ(block_rows(64, 320000, 4), 64);
+  // Contiguous: ceil(n / PEs), so every PE owns one range and the last the rest.
+  EXPECT_EQ(block_rows(contiguous_blocks, 14081816, 2), 7040908);
+  EXPECT_EQ(block_rows(contiguous_blocks, 10, 3), 4);
+  const block_cyclic halves(10, block_rows(contiguous_blocks, 10, 3), 3);
+  EXPECT_EQ(halves.local_rows(0), 4);
+  EXPECT_EQ(halves.local_rows(1), 4);
+  EXPECT_EQ(halves.local_rows(2), 2);
+  EXPECT_EQ(halves.owner(3), 0);
+  EXPECT_EQ(halves.owner(4), 1);
+  EXPECT_EQ(block_rows(contiguous_blocks, 2, 4), 1);  // more PEs than rows: 1-row blocks
+}
+
 TEST(BlockCyclic, PathCrossings) {
   // Figure 9's path 0 -> 3 -> 4 changes PE twice in 2-row blocks (PE 0, 1, 0) and in 1-row ones.
   const lower_matrix fig9 = testing::figure9();
