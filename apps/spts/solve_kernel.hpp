@@ -82,6 +82,7 @@ struct round_stats {
   unsigned long long rounds;           // summed over waves
   unsigned long long solving_rounds;   // rounds in which the wave solved a row, summed over waves
   unsigned long long most_rounds;      // of one wave
+  unsigned long long most_solving_rounds;  // of one wave (in gio a poller's idle rounds count in most_rounds)
   // The indegree kernel's timeline (--round-stats; %globaltimer ns, one clock for every PE of a
   // GPU): the first wave's entry, the first wave's exit, the exit that left half the waves gone,
   // the last wave's exit, the end of the last round that solved a row; and the rows taken from
@@ -254,6 +255,7 @@ GIO_DEVICE void count_rounds(const solve_args& a, unsigned lane, std::uint32_t r
   atomicAdd(&a.stats->rounds, static_cast<unsigned long long>(rounds));
   atomicAdd(&a.stats->solving_rounds, static_cast<unsigned long long>(solving_rounds));
   atomicMax(&a.stats->most_rounds, static_cast<unsigned long long>(rounds));
+  atomicMax(&a.stats->most_solving_rounds, static_cast<unsigned long long>(solving_rounds));
 }
 
 }  // namespace detail

@@ -442,11 +442,12 @@ class syncfree_solver {
                          1e-3 * double(s.queue_wait_max_ns)) > 0)
         queued += line;
     }
-    char text[256];
+    char text[320];
     std::snprintf(text, sizeof text,
-                  "%llu waves; rounds per wave: most %llu, mean %.1f, with a row solved %.1f; %.2f us per round of the busiest wave",
+                  "%llu waves; rounds per wave: most %llu, mean %.1f, with a row solved %.1f (most %llu); %.2f us per round "
+                  "of the busiest wave",
                   s.waves, s.most_rounds, double(s.rounds) / double(s.waves), double(s.solving_rounds) / double(s.waves),
-                  s.most_rounds ? ms * 1e3 / double(s.most_rounds) : 0.0);
+                  s.most_solving_rounds, s.most_rounds ? ms * 1e3 / double(s.most_rounds) : 0.0);
     return text + queued;
   }
 
