@@ -77,6 +77,7 @@ struct indegree_args {
   std::int32_t spare_takes;     // --queue-takes spare: a wave with free row slots takes queued rows too (else only an idle one)
   std::uint64_t* queued_at;     // --round-stats: when each queue entry was written (0 until then; gio: symmetric),
                                 // and the timeline in round_stats is kept; else null
+  std::uint64_t* solved_at;     // --round-stats: when each row was solved (walk_solved_path), else null
 };
 
 static_assert(entries_per_batch == row_record::head_entries, "a record holds a row's first batch");
@@ -382,6 +383,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
       const std::uint64_t consumer_pes = distributed ? consumers[s] : 0;
       publish(a, to, distributed ? global_row(a, row[s]) : row[s], as_bits(left[s] * inv_diag[s]), consumer_pes);
       pushed |= consumer_pes != 0;
+      if (d.solved_at) d.solved_at[row[s]] = platform::timer_ns();
     }
 
     std::int32_t kept[slots];
@@ -505,6 +507,7 @@ __global__ void reset_indegree_kernel(solve_args a, indegree_args d) {
     d.pending[i] = a.row_ptr[i + 1] - a.row_ptr[i];
     d.queue[i] = -1;
     if (d.queued_at) d.queued_at[i] = 0;
+    if (d.solved_at) d.solved_at[i] = 0;
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) *d.queue_head = 0, *d.queue_tail = 0, *d.solved = 0, *d.leavers = 0;
 }

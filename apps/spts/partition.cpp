@@ -62,6 +62,34 @@ std::int32_t most_path_crossings(const lower_matrix& L, const block_cyclic& part
   return most;
 }
 
+solved_path walk_solved_path(const lower_matrix& L, const block_cyclic& part, const std::vector<std::uint64_t>& solved_at) {
+  if (solved_at.size() != static_cast<std::size_t>(L.n))
+    throw std::invalid_argument("walk_solved_path: " + std::to_string(solved_at.size()) + " solve times for " +
+                                std::to_string(L.n) + " rows");
+  const auto unsolved = std::find(solved_at.begin(), solved_at.end(), std::uint64_t{0});
+  if (unsolved != solved_at.end())
+    throw std::invalid_argument("walk_solved_path: row " + std::to_string(unsolved - solved_at.begin()) + " has no solve time");
+  solved_path path;
+  if (L.n == 0) return path;
+  std::int32_t row = static_cast<std::int32_t>(std::max_element(solved_at.begin(), solved_at.end()) - solved_at.begin());
+  path.last_ns = solved_at[row];
+  for (;;) {
+    ++path.rows;
+    path.first_ns = solved_at[row];
+    std::int32_t last_entry = -1;
+    for (std::int64_t k = L.row_ptr[row]; k < L.row_ptr[row + 1]; ++k)
+      if (last_entry < 0 || solved_at[L.col[k]] > solved_at[last_entry]) last_entry = L.col[k];
+    if (last_entry < 0) return path;
+    const std::uint64_t hop = solved_at[row] > solved_at[last_entry] ? solved_at[row] - solved_at[last_entry] : 0;
+    const bool remote = part.owner(row) != part.owner(last_entry);
+    (remote ? path.remote_hops : path.local_hops) += 1;
+    (remote ? path.remote_hop_ns : path.local_hop_ns) += hop;
+    path.pe_changes += remote;
+    if (hop > path.longest_hop_ns) path.longest_hop_ns = hop, path.longest_hop_remote = remote;
+    row = last_entry;
+  }
+}
+
 pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe) {
   pe_share share;
   const std::int32_t rows = part.local_rows(pe);

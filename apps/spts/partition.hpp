@@ -75,6 +75,24 @@ struct pe_share {
 // levels bound the rest). Computed like the levels, in one pass over L in row order.
 std::int32_t most_path_crossings(const lower_matrix& L, const block_cyclic& part);
 
+// The path a solve actually waited on (--round-stats): from the row solved last, back through each
+// row's entry solved last, to a row with no entry. solved_at holds when each (global) row was
+// solved, in ns of the GPUs' clocks (PEs on different GPUs read different clocks: a hop across
+// them is only as good as the clocks agree; one that looks negative counts as 0). A hop is the
+// time from an entry's solve to its reader's: the lane's round on one PE, the count-off, hand-over
+// and queue on top of that across PEs.
+struct solved_path {
+  std::int32_t rows = 0;        // on the path
+  std::int32_t pe_changes = 0;  // hops whose two rows have different owners
+  std::uint64_t first_ns = 0, last_ns = 0;  // the path's first and last rows' solve times
+  std::int64_t local_hops = 0, remote_hops = 0;
+  std::uint64_t local_hop_ns = 0, remote_hop_ns = 0;  // summed over the hops
+  std::uint64_t longest_hop_ns = 0;
+  bool longest_hop_remote = false;
+};
+// Throws std::invalid_argument if solved_at does not hold one time per row or a row is unsolved (0).
+solved_path walk_solved_path(const lower_matrix& L, const block_cyclic& part, const std::vector<std::uint64_t>& solved_at);
+
 // Throws std::length_error when the PE's entries do not fit 32-bit offsets.
 pe_share make_share(const lower_matrix& L, const std::vector<double>& b, const block_cyclic& part, int pe);
 

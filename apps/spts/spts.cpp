@@ -252,7 +252,8 @@ double share_bytes(const pe_share& share, bool with_consumers, bool indegree) {
 // one block of 2 * capacity + 1 words (capacity: the most rows a PE holds), and with --round-stats
 // the queue entries' time stamps after them (8-byte aligned): in gio the symmetric heap, where
 // other PEs count off readers and hand rows over at the same offsets; for single this state's own
-// memory. Building the lists is the host's once-per-matrix setup, reported like the vendor's
+// memory. With --round-stats each row's solve time too (this PE's own memory: the host gathers
+// them). Building the lists is the host's once-per-matrix setup, reported like the vendor's
 // analysis, and so is writing the row records.
 struct indegree_state {
   indegree_state(const pe_share& share, const dependents& d, std::int32_t capacity, std::int32_t* symmetric_counts,
@@ -264,6 +265,7 @@ struct indegree_state {
         roots(d.roots),
         own_counts(symmetric_counts ? 0 : counts_words(capacity, timeline)),
         books(3),
+        solved_at(timeline ? static_cast<std::size_t>(share.rows()) : 0),
         counts(symmetric_counts ? symmetric_counts : own_counts.get()),
         capacity(capacity),
         root_count(static_cast<std::int32_t>(d.roots.size())),
@@ -278,6 +280,7 @@ struct indegree_state {
   device_array<row_record> records;
   device_array<std::int32_t> dep_row, remote_ptr, remote_reader, roots, own_counts;
   device_array<std::uint32_t> books;  // the queue's head, the rows solved and the waves that left (gio)
+  device_array<std::uint64_t> solved_at;  // --round-stats: when each row was solved (else empty)
   std::int32_t* counts;
   std::int32_t capacity, root_count, pe_bits;
   bool timeline;
@@ -288,7 +291,7 @@ struct indegree_state {
   gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave, bool spare_takes) const {
     return {records.get(), dep_row.get(), remote_ptr.get(), remote_reader.get(), roots.get(),     root_count,
             pe_bits,       counts,        counts + capacity, books.get(),      queue_tail(),    books.get() + 1,
-            books.get() + 2, may_leave,   stack_rows,      spare_takes,     queued_at()};
+            books.get() + 2, may_leave,   stack_rows,      spare_takes,     queued_at(),     timeline ? solved_at.get() : nullptr};
   }
 };
 
@@ -419,6 +422,12 @@ class syncfree_solver {
   }
 
   std::vector<double> solution() const { return as_doubles(download_words(args_.x, n_)); }
+
+  // --round-stats, indegree kernel: when each of this PE's rows was solved in the last solve (ns
+  // of its GPU's clock, by local row); empty for the other kernels.
+  std::vector<std::uint64_t> solve_times() const {
+    return indegree_ && indegree_->timeline ? indegree_->solved_at.download() : std::vector<std::uint64_t>{};
+  }
 
   // How the waves of the last solve advanced (--round-stats), with its time.
   std::string round_summary(double ms) const {
@@ -554,6 +563,39 @@ class syncfree_solver {
   }
 };
 
+// --round-stats, indegree kernel: PE 0 gathers every PE's solve times (`mine`, by local row; empty
+// where the variant does not run) into global row order and prints the path the solve waited on
+// (walk_solved_path). Collective.
+void print_solved_path(const job& j, variant which, const block_cyclic& part, const std::vector<std::uint64_t>& mine) {
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(j.pe == 0 ? j.pes : 0), offsets;
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, j.comm);
+  std::vector<std::uint64_t> by_pe;
+  if (j.pe == 0) {
+    offsets.assign(static_cast<std::size_t>(j.pes), 0);
+    for (int p = 1; p < j.pes; ++p) offsets[p] = offsets[p - 1] + counts[p - 1];
+    by_pe.resize(static_cast<std::size_t>(offsets.back() + counts.back()));
+  }
+  MPI_Gatherv(mine.data(), count, MPI_UINT64_T, by_pe.data(), counts.data(), offsets.data(), MPI_UINT64_T, 0, j.comm);
+  if (j.pe != 0) return;
+  std::vector<std::uint64_t> solved_at(static_cast<std::size_t>(part.n()), 0);
+  for (int p = 0; p < j.pes; ++p)
+    for (int local = 0; local < counts[p]; ++local) solved_at[part.global_row(p, local)] = by_pe[offsets[p] + local];
+  try {
+    const solved_path path = walk_solved_path(j.prob.L, part, solved_at);
+    const auto mean_us = [](std::uint64_t ns, std::int64_t hops) { return hops ? 1e-3 * double(ns) / double(hops) : 0.0; };
+    std::printf("spts: %s, the path the last solve waited on (from the row solved last, back through each row's entry "
+                "solved last): %d rows over %.1f us, %d PE changes; hops on one PE %lld, mean %.2f us; across PEs "
+                "%lld, mean %.2f us; longest hop %.1f us (%s)\n",
+                name(which), path.rows, 1e-3 * double(path.last_ns - path.first_ns), path.pe_changes,
+                static_cast<long long>(path.local_hops), mean_us(path.local_hop_ns, path.local_hops),
+                static_cast<long long>(path.remote_hops), mean_us(path.remote_hop_ns, path.remote_hops),
+                1e-3 * double(path.longest_hop_ns), path.longest_hop_remote ? "across PEs" : "on one PE");
+  } catch (const std::invalid_argument& e) {
+    std::printf("spts: %s, no solved path: %s\n", name(which), e.what());
+  }
+}
+
 // The sync-free solve of `part`'s rows: on every PE for gio, on PE 0 alone for single.
 template <push_mode Mode>
 measurement measure_syncfree(const job& j, variant which, const block_cyclic& part) {
@@ -653,6 +695,8 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
       if (opt.round_stats && here && r + 1 == runs)
         std::printf("spts: %s on PE %d, last solve (%.3f ms; this PE's kernel %.3f ms): %s\n", name(which), j.pe, ms,
                     own_ms, solver->round_summary(own_ms).c_str());
+      if (opt.round_stats && opt.kernel == kernel_choice::indegree && r + 1 == runs)
+        print_solved_path(j, which, part, here ? solver->solve_times() : std::vector<std::uint64_t>{});
     }
   });
   return m;

@@ -74,6 +74,36 @@ TEST(BlockCyclic, BlockRows) {
   EXPECT_EQ(block_rows(contiguous_blocks, 2, 4), 1);  // more PEs than rows: 1-row blocks
 }
 
+TEST(BlockCyclic, SolvedPath) {
+  // Figure 9: row 4 reads rows 1 and 3, row 3 reads row 0. Solved at 10 (row 0), 50 (1), 30 (2),
+  // 20 (3), 70 (4): the last row is 4, its last entry row 1 (50 > 20), a root: a path of 2 rows.
+  const lower_matrix fig9 = testing::figure9();
+  const block_cyclic two(5, 2, 2);  // rows 0-1 and 4 on PE 0, rows 2-3 on PE 1
+  solved_path p = walk_solved_path(fig9, two, {10, 50, 30, 20, 70});
+  EXPECT_EQ(p.rows, 2);
+  EXPECT_EQ(p.pe_changes, 0);
+  EXPECT_EQ(p.first_ns, 50u);
+  EXPECT_EQ(p.last_ns, 70u);
+  EXPECT_EQ(p.local_hops, 1);
+  EXPECT_EQ(p.local_hop_ns, 20u);
+  EXPECT_EQ(p.remote_hops, 0);
+  // Row 3 solved after row 1: the path is 4 <- 3 <- 0, through PE 1 and back.
+  p = walk_solved_path(fig9, two, {10, 20, 30, 45, 70});
+  EXPECT_EQ(p.rows, 3);
+  EXPECT_EQ(p.pe_changes, 2);
+  EXPECT_EQ(p.first_ns, 10u);
+  EXPECT_EQ(p.remote_hops, 2);
+  EXPECT_EQ(p.remote_hop_ns, 60u);  // 45 - 10, then 70 - 45
+  EXPECT_EQ(p.longest_hop_ns, 35u);
+  EXPECT_TRUE(p.longest_hop_remote);
+  // Another GPU's clock behind: a hop that looks negative counts as 0.
+  p = walk_solved_path(testing::bidiagonal(3), block_cyclic(3, 1, 3), {100, 90, 120});
+  EXPECT_EQ(p.rows, 3);
+  EXPECT_EQ(p.remote_hop_ns, 30u);
+  EXPECT_THROW(walk_solved_path(fig9, two, {1, 2, 3}), std::invalid_argument);
+  EXPECT_THROW(walk_solved_path(fig9, two, {10, 0, 30, 20, 70}), std::invalid_argument);  // row 1 never solved
+}
+
 TEST(BlockCyclic, PathCrossings) {
   // Figure 9's path 0 -> 3 -> 4 changes PE twice in 2-row blocks (PE 0, 1, 0) and in 1-row ones.
   const lower_matrix fig9 = testing::figure9();
