@@ -6,7 +6,10 @@
 //            (relaxed polls + one acquire load; volatile polls + fence.acq_rel, as NVSHMEM-like code)
 //            and with the wait as a one-element shmem_wait_until_any and as a shmem_test loop
 //   barrier  2-PE barrier loop: gio's shmem_barrier_all vs two hand-written protocols, one of
-//            them also on gio's own sync words (does their place in the heap cost anything?)
+//            them also on gio's own sync words (does their place in the heap cost anything?),
+//            and gio's sync body (sync_team_numbered) with the world team looked up once, with
+//            the count read from the sync word as the call does and kept in a register: what of
+//            the call's cost is the lookup, the count's read, and the body
 //   micro    one thread, per instruction: .sys fences with nothing outstanding / after a remote
 //            store, and dependent chains of remote atomics and loads at .sys and .gpu scope
 //   amo      one thread, a chain of remote fetch_adds whose operand depends on the previous
@@ -196,14 +199,22 @@ __global__ void red_rate(gio::device_handle h, int v, std::uint64_t* counters, s
 
 // Barrier variants between 2 PEs, one thread: word 0 = local count, word 1 + mine = this PE's
 // arrival (stored into the peer's area), word 1 + theirs = the peer's (gio's team sync layout).
+// 5 and 6 run gio's own sync body on the world team's words, the team looked up before the loop:
+// 5 reads the count from the sync word each time (as the call does), 6 keeps it in a register.
 __global__ void barrier_variant(gio::device_handle h, int v, std::uint64_t* area, std::uint64_t* rarea, int mine,
                                 int theirs, int iters, unsigned long long* out) {
   __shared__ gio::ctx st;
   const gio::ctx& c = gio::ctx_create_wg(h, st);
+  const gio::source_location here = gio::source_location::current();
+  const gio::team_info world = gio::detail::team_of(c, gio::SHMEM_TEAM_WORLD, "probe", here);
+  const std::uint64_t first_count = gio::detail::next_sync_number(c, world);  // 6: the counts to come
   const unsigned long long t0 = gio::platform::timer_ns();
   for (int i = 0; i < iters; ++i) {
     if (v == 0) {  // library
       gio::shmem_barrier_all(c);
+    } else if (v == 5 || v == 6) {
+      gio::detail::sync_team_numbered<gio::coop::thread>(
+          c, world, v == 5 ? gio::detail::next_sync_number(c, world) : first_count + i, true, "probe", here);
     } else if (v == 1 || v == 3 || v == 4) {  // load count, fence, store count, wait
       const std::uint64_t e = gio::platform::ld_relaxed_sys(area) + 1;
       asm volatile("fence.sc.sys;" ::: "memory");
@@ -313,10 +324,12 @@ int main(int argc, char** argv) {
   // anything, and then whether gio's wait form (relaxed polls, one acquire fence) does.
   const char* bnames[] = {"gio shmem_barrier_all (thread)", "ld count; fence.sc; st count; wait",
                           "fence.sc; red.add; wait (count in register)", "the second, on gio's world sync words",
-                          "the fourth, relaxed polls + fence.acquire"};
+                          "the fourth, relaxed polls + fence.acquire",
+                          "gio's sync body, team looked up once",
+                          "gio's sync body, team once, count in a register"};
   auto* gio_area = reinterpret_cast<std::uint64_t*>(h.heap_base + h.world_sync_offset);
   auto* remote_gio_area = static_cast<std::uint64_t*>(gio::shmem_ptr(gio_area, 1 - me));
-  for (int v = 0; v < 5; ++v) {
+  for (int v = 0; v < 7; ++v) {
     std::vector<double> us;
     for (int rep = 0; rep < 5; ++rep) {
       const bool on_gio_words = v >= 3;
