@@ -319,9 +319,10 @@ int main(int argc, char** argv) {
     const std::vector<double> us = pingpong_us(v, data, sig);
     if (me == 0) std::printf("probe %-40s one-way %.3f us (min %.3f)\n", names[v], us[us.size() / 2], us[0]);
   }
-  // The last two variants are the second's protocol on gio's own world sync words (the same
-  // protocol as gio's, so gio's later syncs stay consistent): whether those words' place costs
-  // anything, and then whether gio's wait form (relaxed polls, one acquire fence) does.
+  // Variants 3 and 4 are the second's protocol on gio's own world sync words (the same protocol
+  // as gio's, so gio's later syncs stay consistent): whether those words' place costs anything,
+  // and then whether gio's wait form (relaxed polls, one acquire fence) does. 5 and 6 run gio's
+  // sync body itself on those words (barrier_variant).
   const char* bnames[] = {"gio shmem_barrier_all (thread)", "ld count; fence.sc; st count; wait",
                           "fence.sc; red.add; wait (count in register)", "the second, on gio's world sync words",
                           "the fourth, relaxed polls + fence.acquire",

@@ -14,7 +14,7 @@
 #   --push-classes: the classes on which every push mechanism runs on 2 GPUs (default: all five)
 #   --spts-blocks "B1 B2": block sizes (rows, or `contiguous`) that the road classes also run at on
 #   2 GPUs, into spts-blocks.csv (default "131072 1048576 contiguous"; "" for none): docs/spts.md,
-#   "Two PEs on one GPU"
+#   "Two PEs on one GPU"; with them, one run of the road classes with --queue-takes spare
 #   --mps-only: several PEs per GPU (a 2-GPU machine with nvidia-cuda-mps-control): jacobi2d at
 #   4K² per GPU and spts on road_central, 4 PEs on 2 GPUs under MPS against 2 PEs without it, gio
 #   and NVSHMEM, and the 2-PEs-on-one-GPU ping-pong of both; mps/table.md has the ratios.
@@ -113,9 +113,10 @@ if [ "$spts" = 1 ]; then
     # The road classes at other blocks, on 2 GPUs: on one GPU under MPS 1M-row blocks were 6%
     # faster on road_central than the default and contiguous halves faster still, and no block
     # helped road_usa (docs/spts.md); over NVLink each remote operation pays the link. Then
-    # queued rows taken by busy waves too, which cut the hand-overs' wait and lost on one GPU.
-    # A CSV of their own, so that spts.csv keeps one row per variant and PEs.
-    if [[ $m == road_* ]]; then
+    # queued rows taken by busy waves too, which cut the hand-overs' wait and lost on one GPU
+    # (only with the block runs). A CSV of their own, so that spts.csv keeps one row per variant
+    # and PEs.
+    if [[ $m == road_* && -n $spts_blocks ]]; then
       for b in $spts_blocks; do run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --block "$b" --csv "$out/spts-blocks.csv"; done
       run "$log" 2 "$s" "${extra[@]}" --gen $m --variant gio --queue-takes spare --csv "$out/spts-blocks.csv"
     fi

@@ -1012,7 +1012,11 @@ int run(int argc, char** argv, MPI_Comm comm) {
       try {
         part.emplace(prob->L.n, block_rows(opt.block, prob->L.n, pes), pes);
       } catch (const std::invalid_argument& e) {
-        cause = e.what();
+        cause = opt.block == contiguous_blocks
+                    ? "--block contiguous: " + std::to_string(prob->L.n) + " rows in ranges of " +
+                          std::to_string(block_rows(opt.block, prob->L.n, pes)) + " leave a PE of " +
+                          std::to_string(pes) + " without rows; give --block ROWS"
+                    : std::string(e.what());
       }
       support::agree(comm, cause, support::exit_usage);
       done.push_back(measure_syncfree(vj, v, *part));

@@ -71,7 +71,10 @@ TEST(BlockCyclic, BlockRows) {
   EXPECT_EQ(halves.local_rows(2), 2);
   EXPECT_EQ(halves.owner(3), 0);
   EXPECT_EQ(halves.owner(4), 1);
-  EXPECT_EQ(block_rows(contiguous_blocks, 2, 4), 1);  // more PEs than rows: 1-row blocks
+  // Ranges of ceil(n / PEs) rows can leave the last PEs none (9 rows, 4 PEs: 3, 3, 3, 0):
+  // block_cyclic refuses that, and spts says so for --block contiguous.
+  EXPECT_EQ(block_rows(contiguous_blocks, 9, 4), 3);
+  EXPECT_THROW(block_cyclic(9, block_rows(contiguous_blocks, 9, 4), 4), std::invalid_argument);
 }
 
 TEST(BlockCyclic, SolvedPath) {
