@@ -296,7 +296,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
     // 0. --queue-takes spare: lane 0 of a wave that may take queued rows at this round's end reads
     // the queue's words now (a round late is early enough: head is claimed with a CAS).
     std::uint32_t head_seen = 0, tail_seen = 0;
-    const bool looked = spare && lane == 0;
+    const bool looked = spare && lane == 0;  // spare is lane 0's; saying so here keeps ptxas from spilling more
     if (looked) head_seen = platform::ld_relaxed_sys(d.queue_head), tail_seen = platform::ld_relaxed_sys(d.queue_tail);
 
     // 1. Free slots claim rows, the stack's top first, then the wave's range: one slot per lane

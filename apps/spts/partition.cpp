@@ -42,8 +42,8 @@ std::int32_t default_block(std::int32_t n, int pes) {
 
 std::int32_t block_rows(std::int32_t requested, std::int32_t n, int pes) {
   if (requested == contiguous_blocks) {
-    const std::int64_t per_pe = (static_cast<std::int64_t>(n) + std::max(pes, 1) - 1) / std::max(pes, 1);
-    return static_cast<std::int32_t>(std::max<std::int64_t>(per_pe, 1));
+    const std::int64_t parts = std::max(pes, 1);
+    return static_cast<std::int32_t>(std::max<std::int64_t>((n + parts - 1) / parts, 1));
   }
   return requested > 0 ? requested : default_block(n, pes);
 }

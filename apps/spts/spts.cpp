@@ -426,7 +426,7 @@ class syncfree_solver {
   // --round-stats, indegree kernel: when each of this PE's rows was solved in the last solve (ns
   // of its GPU's clock, by local row); empty for the other kernels.
   std::vector<std::uint64_t> solve_times() const {
-    return indegree_ && indegree_->timeline ? indegree_->solved_at.download() : std::vector<std::uint64_t>{};
+    return indegree_ ? indegree_->solved_at.download() : std::vector<std::uint64_t>{};  // empty without --round-stats
   }
 
   // How the waves of the last solve advanced (--round-stats), with its time.
