@@ -75,6 +75,7 @@ struct indegree_args {
   std::int32_t may_leave;       // gio: waves that may leave before then (the others poll the queue)
   std::int32_t stack_rows;      // rows a wave's stack holds, at most spts::indegree_stack_rows (0: every row to the queue)
   std::int32_t spare_takes;     // --queue-takes spare: a wave with free row slots takes queued rows too (else only an idle one)
+  std::int32_t stack_fifo;      // --stack-order fifo: the wave's stack is a ring, its oldest row taken first (else its newest)
   std::uint64_t* queued_at;     // --round-stats: when each queue entry was written (0 until then; gio: symmetric),
                                 // and the timeline in round_stats is kept; else null
   std::uint64_t* solved_at;     // --round-stats: when each row was solved (walk_solved_path), else null
@@ -91,8 +92,9 @@ namespace detail {
 // What the lanes of one wave of the indegree kernel share. Lanes claim rows and push the rows they
 // make ready; lane 0 books the round after the lanes' pushes, between the round's last two barriers.
 struct indegree_wave {
-  volatile std::int32_t stack[indegree_stack_rows];  // ready rows, taken from the top
+  volatile std::int32_t stack[indegree_stack_rows];  // ready rows, taken from the top (fifo: a ring, from its head)
   volatile std::int32_t size;                        // rows on the stack
+  volatile std::int32_t head;                        // fifo: the slot of the oldest row
   volatile std::int32_t claims;                      // lanes that asked for a row this round
   volatile std::int32_t pushed;                      // rows pushed this round
   volatile std::int32_t held;                        // lanes keeping a row they made ready
@@ -272,7 +274,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
   const unsigned lane = platform::lane();
   indegree_wave& ws = waves[platform::thread_in_wg() / wave_size];
   if (lane == 0) {
-    ws.size = 0, ws.claims = 0, ws.pushed = 0, ws.held = 0, ws.next = 0, ws.last = 0, ws.from_queue = 0;
+    ws.size = 0, ws.head = 0, ws.claims = 0, ws.pushed = 0, ws.held = 0, ws.next = 0, ws.last = 0, ws.from_queue = 0;
     ws.leave = 0, ws.rounds = 0, ws.solving_rounds = 0, ws.last_solve_ns = 0;
   }
   note_entry(a, d, lane);
@@ -299,8 +301,9 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
     const bool looked = spare && lane == 0;  // spare is lane 0's; saying so here keeps ptxas from spilling more
     if (looked) head_seen = platform::ld_relaxed_sys(d.queue_head), tail_seen = platform::ld_relaxed_sys(d.queue_tail);
 
-    // 1. Free slots claim rows, the stack's top first, then the wave's range: one slot per lane
-    // first, a lane's second slot after (so rows spread over lanes before they double up).
+    // 1. Free slots claim rows, the stack's top first (fifo: its oldest first), then the wave's
+    // range: one slot per lane first, a lane's second slot after (so rows spread over lanes before
+    // they double up).
     std::int32_t claim[slots];
 #pragma unroll
     for (int pass = 0; pass < slots; ++pass) {
@@ -315,12 +318,17 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
     const std::int32_t in_range = ws.last - next;
     const std::int32_t from_range = claims - popped < in_range ? claims - popped : in_range;
     const std::int32_t base = size - popped;  // the stack's size once the claimed rows are off it
+    // fifo: slot i of the ring is stack[wrapped(i)]; the claimed rows are taken from the head, which
+    // then moves past them. Indices stay below twice the ring's size.
+    const std::int32_t ring = d.stack_rows;
+    const auto wrapped = [ring](std::int32_t i) { return i >= ring ? i - ring : i; };
+    const std::int32_t head = d.stack_fifo ? wrapped(ws.head + popped) : 0;
 #pragma unroll
     for (int pass = 0; pass < slots; ++pass) {
       std::int32_t taken = -1;
       const std::int32_t c = claim[pass];
       if (c >= 0 && c < popped)
-        taken = ws.stack[size - 1 - c];
+        taken = ws.stack[d.stack_fifo ? wrapped(ws.head + c) : size - 1 - c];
       else if (c >= popped && c - popped < from_range)
         taken = ws.from_queue ? queued_row(a, d, next + c - popped) : d.roots[next + c - popped];
       bool placed = taken < 0;
@@ -411,7 +419,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
           }
           const std::int32_t at = base + atomicAdd(const_cast<std::int32_t*>(&ws.pushed), 1);
           if (at < d.stack_rows)
-            ws.stack[at] = ready;
+            ws.stack[wrapped(head + at)] = ready;
           else
             write_queue_entry<Mode>(d, ready);
         }
@@ -449,6 +457,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
       if constexpr (distributed) unflushed += static_cast<std::uint32_t>(solved_now);
       const std::int32_t pushed_rows = ws.pushed;
       ws.size = base + pushed_rows < d.stack_rows ? base + pushed_rows : d.stack_rows;
+      ws.head = head;
       ws.next = next + from_range;
       held = ws.held;
       ws.held = 0, ws.pushed = 0, ws.claims = 0;

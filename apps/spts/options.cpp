@@ -176,6 +176,10 @@ support::option_parser make_parser(options* o) {
                                       " (the kernel's shared-memory stack)");
             opt.stack_rows = static_cast<std::int32_t>(rows);
           });
+  p.value("--stack-order", "ORDER",
+          "indegree kernel: which rows a wavefront takes from its stack: `lifo`\n"
+          "(default), the newest; `fifo`, the oldest (a ring of the same size)",
+          [&](const std::string& v) { opt.stack_fifo = support::parse_choice("--stack-order", v, {"lifo", "fifo"}) == "fifo"; });
   p.value("--pollers", "N",
           "gio with the indegree kernel: wavefronts per PE that stay and poll the PE's\n"
           "queue for rows other PEs hand over, once they have nothing to do (the others\n"

@@ -37,6 +37,7 @@ struct options {
   int lane_rows = 2;               // indegree kernel: rows a lane solves per round (1, 2 or 4; docs/spts.md)
   std::int32_t stack_rows = indegree_stack_rows;  // indegree kernel: ready rows a wave keeps before the global queue
   std::int32_t pollers = 0;  // gio with the indegree kernel: idle waves that poll the queue (0: one per multiprocessor share)
+  bool stack_fifo = false;   // --stack-order fifo: a wave takes its stack's oldest ready rows first, not its newest
   bool spare_takes = false;  // --queue-takes spare: a wave with free row slots takes queued rows too, not only an idle one
   bool one_pe_local = true;  // --one-pe local: gio on one PE runs single's kernels (nothing to push or hand over)
   std::int32_t workgroups = 0;  // 0: as many as fit on the GPU, shared among the PEs on it

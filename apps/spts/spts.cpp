@@ -288,10 +288,11 @@ struct indegree_state {
   std::uint64_t* queued_at() const {
     return timeline ? reinterpret_cast<std::uint64_t*>(counts + stamps_offset(capacity)) : nullptr;
   }
-  gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave, bool spare_takes) const {
+  gpu::indegree_args args(std::int32_t stack_rows, std::int32_t may_leave, bool spare_takes, bool stack_fifo) const {
     return {records.get(), dep_row.get(), remote_ptr.get(), remote_reader.get(), roots.get(),     root_count,
             pe_bits,       counts,        counts + capacity, books.get(),      queue_tail(),    books.get() + 1,
-            books.get() + 2, may_leave,   stack_rows,      spare_takes,     queued_at(),     timeline ? solved_at.get() : nullptr};
+            books.get() + 2, may_leave,   stack_rows,      spare_takes,     stack_fifo,      queued_at(),
+            timeline ? solved_at.get() : nullptr};
   }
 };
 
@@ -364,7 +365,7 @@ class syncfree_solver {
       // where other PEs can hand rows over: only to a PE with rows that read another PE's.
       pollers_ = share.remote_entries == 0 ? 0 : opt.pollers > 0 ? opt.pollers : std::max(1, multiprocessors);
       const int waves = workgroups_ * static_cast<int>(gpu::waves_per_block);
-      indegree_args_ = indegree_->args(opt.stack_rows, std::max(0, waves - pollers_), opt.spare_takes);
+      indegree_args_ = indegree_->args(opt.stack_rows, std::max(0, waves - pollers_), opt.spare_takes, opt.stack_fifo);
       setup_ms_ = seconds_since(start) * 1e3;
     }
   }
@@ -389,6 +390,7 @@ class syncfree_solver {
                "-root tickets" +
                (Mode == push_mode::none || local_ ? std::string() : ", " + std::to_string(pollers_) + " waves poll when idle") +
                (indegree_args_.spare_takes ? ", waves with free row slots take queued rows" : "") +
+               (indegree_args_.stack_fifo ? ", stacks give their oldest rows first" : "") +
                ", readers' lists built in " + format("%.0f", setup_ms_) + " ms (not in the solve time)";
       default:
         return "rounds kernel, " + std::to_string(args_.rows_per_ticket) + "-row tickets";
@@ -608,7 +610,8 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
   // whether busy waves take queued rows (--queue-takes spare).
   const bool local = which == variant::gio && j.pes == 1 && opt.one_pe_local;
   m.kernel = std::string(name(opt.kernel)) + (local ? "/single" : "") +
-             (opt.kernel == kernel_choice::indegree && opt.spare_takes ? "/spare-takes" : "");
+             (opt.kernel == kernel_choice::indegree && opt.spare_takes ? "/spare-takes" : "") +
+             (opt.kernel == kernel_choice::indegree && opt.stack_fifo ? "/fifo-stack" : "");
 
   // What can be wrong with the setup is found on every PE before anything is allocated.
   std::string cause;

@@ -57,6 +57,9 @@ TEST(Options, KernelChoice) {
   EXPECT_FALSE(indegree->spare_takes);
   EXPECT_TRUE(parse({"--gen", "road_usa", "--queue-takes", "spare"})->spare_takes);
   EXPECT_FALSE(parse({"--gen", "road_usa", "--queue-takes", "idle"})->spare_takes);
+  EXPECT_FALSE(indegree->stack_fifo);
+  EXPECT_TRUE(parse({"--gen", "road_usa", "--stack-order", "fifo"})->stack_fifo);
+  EXPECT_FALSE(parse({"--gen", "road_usa", "--stack-order", "lifo"})->stack_fifo);
   // Given, it is kept whatever the matrix's shape.
   EXPECT_EQ(plan_kernel(*indegree, variant::single, {14.1, 15, 1603}, 16, 512).kernel, kernel_choice::indegree);
 }
@@ -185,6 +188,7 @@ TEST(Options, BadInputIsAUsageError) {
       {"--gen", "road_usa", "--stack-rows", "129"},
       {"--gen", "road_usa", "--lane-rows", "3"},
       {"--gen", "road_usa", "--queue-takes", "busy"},
+      {"--gen", "road_usa", "--stack-order", "random"},
       {"--gen", "road_usa", "--timeout", "-1"},
       {"--gen", "road_usa", "--bogus"},
       {"--gen"},
@@ -195,7 +199,7 @@ TEST(Options, BadInputIsAUsageError) {
 TEST(Options, HelpExplainsEveryOptionAndClass) {
   const std::string help = spts_help();
   for (const char* option : {"--matrix", "--tril", "--gen", "--seed", "--variant", "--push", "--block",
-                             "--kernel", "--backoff", "--stack-rows", "--lane-rows", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--one-pe", "--pollers", "--queue-takes", "--warmup", "--repeats",
+                             "--kernel", "--backoff", "--stack-rows", "--lane-rows", "--rows-per-ticket", "--entries-per-lane", "--workgroups", "--one-pe", "--pollers", "--queue-takes", "--stack-order", "--warmup", "--repeats",
                              "--timeout", "--gen-threads", "--csv", "--save", "--quiet", "--round-stats", "--help"})
     EXPECT_NE(help.find(option), std::string::npos) << option;
   for (const auto& c : matrix_classes()) EXPECT_NE(help.find(c.name), std::string::npos) << c.name;
