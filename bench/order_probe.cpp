@@ -336,7 +336,7 @@ int main(int argc, char** argv) {
                           "... count in a register, the word loaded, used after"};
   auto* gio_area = reinterpret_cast<std::uint64_t*>(h.heap_base + h.world_sync_offset);
   auto* remote_gio_area = static_cast<std::uint64_t*>(gio::shmem_ptr(gio_area, 1 - me));
-  for (int v = 0; v < 8; ++v) {
+  for (int v = 0; v < static_cast<int>(sizeof bnames / sizeof bnames[0]); ++v) {
     std::vector<double> us;
     for (int rep = 0; rep < 5; ++rep) {
       const bool on_gio_words = v >= 3;

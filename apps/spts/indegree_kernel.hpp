@@ -313,7 +313,7 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
       claim[pass] = free_slots > pass ? atomicAdd(const_cast<std::int32_t*>(&ws.claims), 1) : -1;
       platform::wave_barrier();
     }
-    const std::int32_t size = ws.size, claims = ws.claims, next = ws.next;
+    const std::int32_t size = ws.size, claims = ws.claims, next = ws.next, oldest = ws.head;
     const std::int32_t popped = claims < size ? claims : size;
     const std::int32_t in_range = ws.last - next;
     const std::int32_t from_range = claims - popped < in_range ? claims - popped : in_range;
@@ -322,13 +322,13 @@ __global__ void SPTS_KERNEL_BOUNDS(resident_wgs<Mode, Path>(LaneRows == 1 ? 9 : 
     // then moves past them. Indices stay below twice the ring's size.
     const std::int32_t ring = d.stack_rows;
     const auto wrapped = [ring](std::int32_t i) { return i >= ring ? i - ring : i; };
-    const std::int32_t head = d.stack_fifo ? wrapped(ws.head + popped) : 0;
+    const std::int32_t head = d.stack_fifo ? wrapped(oldest + popped) : 0;
 #pragma unroll
     for (int pass = 0; pass < slots; ++pass) {
       std::int32_t taken = -1;
       const std::int32_t c = claim[pass];
       if (c >= 0 && c < popped)
-        taken = ws.stack[d.stack_fifo ? wrapped(ws.head + c) : size - 1 - c];
+        taken = ws.stack[d.stack_fifo ? wrapped(oldest + c) : size - 1 - c];
       else if (c >= popped && c - popped < from_range)
         taken = ws.from_queue ? queued_row(a, d, next + c - popped) : d.roots[next + c - popped];
       bool placed = taken < 0;

@@ -609,9 +609,9 @@ measurement measure_syncfree(const job& j, variant which, const block_cyclic& pa
   // gio on one PE runs single's kernels (syncfree_solver's `local`); the CSV's kernel says so, and
   // whether busy waves take queued rows (--queue-takes spare).
   const bool local = which == variant::gio && j.pes == 1 && opt.one_pe_local;
-  m.kernel = std::string(name(opt.kernel)) + (local ? "/single" : "") +
-             (opt.kernel == kernel_choice::indegree && opt.spare_takes ? "/spare-takes" : "") +
-             (opt.kernel == kernel_choice::indegree && opt.stack_fifo ? "/fifo-stack" : "");
+  const bool indegree = opt.kernel == kernel_choice::indegree;
+  m.kernel = std::string(name(opt.kernel)) + (local ? "/single" : "") + (indegree && opt.spare_takes ? "/spare-takes" : "") +
+             (indegree && opt.stack_fifo ? "/fifo-stack" : "");
 
   // What can be wrong with the setup is found on every PE before anything is allocated.
   std::string cause;
